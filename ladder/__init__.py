@@ -1,0 +1,1 @@
+"""Ladder: leagues, ratings, matchmaking and tournaments."""

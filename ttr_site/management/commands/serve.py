@@ -1,0 +1,45 @@
+"""``manage.py serve``: run the site over ASGI (uvicorn).
+
+Embedded mode (no ``REDIS_URL``) also runs the Celery worker and beat in this process, so one
+command serves everything. In production mode this is only the web server; run
+``celery -A ttr_site worker`` and ``celery -A ttr_site beat`` beside it.
+"""
+
+import uvicorn
+from django.conf import settings
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = "Serve the site over ASGI; in embedded mode also run the Celery worker and beat."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--workers", type=int, default=1, help="web processes (production)")
+
+    def handle(self, *args, host, port, workers, **options):
+        stop = None
+        if settings.EMBEDDED:
+            if workers != 1:
+                self.stderr.write("Embedded mode runs one process; ignoring --workers.")
+                workers = 1
+            from ttr_site.embedded import start_background_work
+
+            stop = start_background_work()
+            mode = "embedded: web, Celery worker and beat in this process"
+        else:
+            mode = "production: start the Celery worker and beat separately"
+        self.stdout.write(f"ttr serving on http://{host}:{port}/ ({mode})")
+        try:
+            uvicorn.run(
+                "ttr_site.asgi:application",
+                host=host,
+                port=port,
+                workers=workers,
+                lifespan="off",
+                log_level="info",
+            )
+        finally:
+            if stop is not None:
+                stop()

@@ -1,0 +1,17 @@
+"""Site URL configuration."""
+
+from django.contrib import admin
+from django.urls import include, path
+
+from . import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("play/", views.coming_soon, {"section": "play"}, name="play"),
+    path("leagues/", views.coming_soon, {"section": "leagues"}, name="leagues"),
+    path("tournaments/", views.coming_soon, {"section": "tournaments"}, name="tournaments"),
+    path("accounts/", include("allauth.urls")),
+    path("", include("ttr_site.accounts.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("admin/", admin.site.urls),
+]
