@@ -1,0 +1,1 @@
+"""Accounts: the user model, public profiles, settings and in-site notifications."""

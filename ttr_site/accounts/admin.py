@@ -1,0 +1,19 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+
+from .models import Notification, User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    fieldsets = (
+        *BaseUserAdmin.fieldsets,
+        ("ttr", {"fields": ("display_name", "country", "bio", "language")}),
+    )
+    list_display = ("username", "email", "display_name", "country", "date_joined", "is_staff")
+
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ("user", "text", "created_at", "read_at")
+    raw_id_fields = ("user",)

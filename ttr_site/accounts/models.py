@@ -1,0 +1,67 @@
+"""Users and their in-site notifications."""
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django_countries.fields import CountryField
+
+
+class User(AbstractUser):
+    """A player. ``username`` is the public handle; ``display_name`` is optional."""
+
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    country = CountryField(_("country"), blank=True)
+    bio = models.CharField(_("about you"), max_length=280, blank=True)
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("Leave empty to follow your browser."),
+    )
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self):
+        return self.public_name
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    def get_absolute_url(self):
+        return reverse("profile", kwargs={"username": self.username})
+
+
+class NotificationQuerySet(models.QuerySet):
+    def unread(self):
+        return self.filter(read_at__isnull=True)
+
+
+class Notification(models.Model):
+    """A message for one user, shown in the site header and pushed live when they are online."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
+    text = models.CharField(max_length=300)
+    url = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+
+    objects = NotificationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return self.text
+
+    def as_message(self) -> dict:
+        return {
+            "id": self.pk,
+            "text": self.text,
+            "url": self.url,
+            "created_at": self.created_at.isoformat(),
+        }
