@@ -1,0 +1,76 @@
+"""Shared test set-up: service gates, the fixed cast of users, and factories.
+
+Tests marked ``postgres``, ``redis`` or ``browser`` need that service. Without it they are
+skipped with the reason (``make test`` lists the skips); with ``CI=true`` a missing service
+is a failure instead, so CI never passes by skipping.
+"""
+
+import os
+import shutil
+import socket
+from urllib.parse import urlparse
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def _redis_reachable() -> str | None:
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        return "REDIS_URL is not set"
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname, parsed.port or 6379), timeout=2) as s:
+            s.sendall(b"PING\r\n")
+            if not s.recv(16).startswith(b"+PONG"):
+                return f"Redis at {url} did not answer PING"
+    except OSError as exc:
+        return f"Redis at {url} is unreachable ({exc})"
+    return None
+
+
+def _postgres_configured() -> str | None:
+    if not os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://")):
+        return "DATABASE_URL does not point at PostgreSQL"
+    return None
+
+
+def _browser_available() -> str | None:
+    if not shutil.which(CHROMIUM):
+        return f"{CHROMIUM} is missing (apt-get install chromium)"
+    return None
+
+
+SERVICE_CHECKS = {
+    "redis": _redis_reachable,
+    "postgres": _postgres_configured,
+    "browser": _browser_available,
+}
+_results: dict[str, str | None] = {}
+
+
+def service_missing(name: str) -> str | None:
+    if name not in _results:
+        _results[name] = SERVICE_CHECKS[name]()
+    return _results[name]
+
+
+def pytest_runtest_setup(item):
+    for name in SERVICE_CHECKS:
+        if item.get_closest_marker(name) is None:
+            continue
+        reason = service_missing(name)
+        if reason is None:
+            continue
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(f"CI needs {name}: {reason}", pytrace=False)
+        pytest.skip(f"needs {name}: {reason}")
+
+
+@pytest.fixture
+def cast(db):
+    """The fixed cast: alice, bob, carol and dave, with confirmed e-mail addresses."""
+    from tests.factories import UserFactory
+
+    return {name: UserFactory(username=name) for name in ("alice", "bob", "carol", "dave")}
