@@ -1,0 +1,20 @@
+#!/bin/sh
+# Roles: web (migrates first, then serves), worker, beat, or any command.
+set -e
+role="${1:-web}"
+case "$role" in
+  web)
+    python manage.py migrate --noinput
+    exec uvicorn ttr_site.asgi:application --host 0.0.0.0 --port "${PORT:-8000}" \
+      --workers "${WEB_CONCURRENCY:-2}" --proxy-headers --forwarded-allow-ips='*' --no-access-log
+    ;;
+  worker)
+    exec celery -A ttr_site worker --loglevel=INFO --concurrency="${WORKER_CONCURRENCY:-4}"
+    ;;
+  beat)
+    exec celery -A ttr_site beat --loglevel=INFO --schedule=/app/var/celerybeat-schedule
+    ;;
+  *)
+    exec "$@"
+    ;;
+esac
