@@ -1,0 +1,172 @@
+"""The action boundary: dict shapes, who may act, legal-action lists and dispatch.
+
+Terms:
+- *shape*: the exact keys and JSON types of an action dict (see ``SHAPES``). Anything else
+  (missing or extra keys, wrong types, bools where ints are due, non-positive counts)
+  raises ``IllegalAction("malformed_action")``; an unknown ``type`` raises
+  ``unknown_action``.
+- *current seats*: the seats with a decision now: in ``setup`` every seat still choosing its
+  tickets, in ``over`` none, else the seat whose turn it is (also during the second draw,
+  the ticket choice and the tunnel payment of its turn).
+- *phase actions*: the action types a phase accepts (``PHASE_ACTIONS``); any other type
+  from a current seat raises ``stale_phase``.
+
+``apply_action`` validates everything before it changes anything, and mutates the state in
+place.
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .rules import cards, routes, stations, tickets
+from .rules.payment import parse_cards
+from .rules.turns import end_turn, has_action
+
+# type -> {key: JSON type} of the required keys ("type" aside); draw_card is special-cased
+SHAPES: dict[str, dict[str, type]] = {
+    "draw_card": {"source": str},
+    "claim_route": {"route": int, "cards": dict},
+    "pay_tunnel": {"cards": dict},
+    "decline_tunnel": {},
+    "draw_tickets": {},
+    "keep_tickets": {"tickets": list},
+    "build_station": {"city": str, "cards": dict},
+    "pass": {},
+}
+
+PHASE_ACTIONS: dict[str, frozenset] = {
+    "setup": frozenset({"keep_tickets"}),
+    "turn": frozenset({"draw_card", "claim_route", "draw_tickets", "build_station", "pass"}),
+    "draw2": frozenset({"draw_card"}),
+    "tickets": frozenset({"keep_tickets"}),
+    "tunnel": frozenset({"pay_tunnel", "decline_tunnel"}),
+    "over": frozenset(),
+}
+
+
+def _malformed(detail: str) -> IllegalAction:
+    return IllegalAction("malformed_action", detail=detail)
+
+
+def _check_type(key: str, value, expected: type) -> None:
+    if expected is int:
+        ok = type(value) is int
+    else:
+        ok = isinstance(value, expected) and not isinstance(value, bool)
+    if not ok:
+        raise _malformed(f"{key!r} must be of type {expected.__name__}")
+
+
+def check_shape(action) -> str:
+    """Return the action's type after checking its shape."""
+    if not isinstance(action, dict):
+        raise _malformed("an action must be an object")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise _malformed("'type' must be a string")
+    shape = SHAPES.get(kind)
+    if shape is None:
+        raise IllegalAction("unknown_action", action_type=kind)
+    allowed = set(shape)
+    if kind == "draw_card":
+        source = action.get("source")
+        if source == "faceup":
+            allowed |= {"slot", "color"}
+            _check_type("slot", action.get("slot"), int)
+            if "color" in action:
+                _check_type("color", action["color"], str)
+        elif source != "deck":
+            raise _malformed("'source' must be 'deck' or 'faceup'")
+    extra = set(action) - allowed - {"type"}
+    if extra:
+        raise _malformed(f"unexpected keys {sorted(map(str, extra))}")
+    for key, expected in shape.items():
+        if key not in action:
+            raise _malformed(f"missing key {key!r}")
+        _check_type(key, action[key], expected)
+    if kind == "keep_tickets" and not all(isinstance(t, str) for t in action["tickets"]):
+        raise _malformed("'tickets' must be a list of ticket ids")
+    return kind
+
+
+def current_seats(state) -> list:
+    """Seats with a decision now."""
+    phase = state.phase
+    if phase == "setup":
+        return [s for s, offer in enumerate(state.offers) if offer is not None]
+    if phase == "over":
+        return []
+    return [state.current]
+
+
+def _is_current(state, seat) -> bool:
+    if type(seat) is not int or not 0 <= seat < state.n:
+        return False
+    if state.phase == "setup":
+        return state.offers[seat] is not None
+    return state.phase != "over" and seat == state.current
+
+
+def legal_actions(state, seat) -> list:
+    """Every legal action of ``seat`` now; ``[]`` when it has no decision."""
+    if not _is_current(state, seat):
+        return []
+    phase = state.phase
+    if phase == "turn":
+        out = cards.draw_actions(state, False)
+        if state.ticket_deck:
+            out.append({"type": "draw_tickets"})
+        out += routes.claim_actions(state, seat)
+        out += stations.station_actions(state, seat)
+        return out or [{"type": "pass"}]
+    if phase == "draw2":
+        return cards.draw_actions(state, True)
+    if phase == "tunnel":
+        return routes.tunnel_actions(state, seat)
+    return tickets.keep_actions(state, seat)  # setup, tickets
+
+
+def _check_seat(state, seat) -> None:
+    if type(seat) is not int or not 0 <= seat < state.n:
+        raise IllegalAction("invalid_seat", seat=seat)
+    if state.phase == "over":
+        raise IllegalAction("game_over")
+    if not _is_current(state, seat):
+        raise IllegalAction("not_your_turn", seat=seat)
+
+
+def _pass(state, seat) -> bool:
+    if has_action(state, seat):
+        raise IllegalAction("pass_not_allowed")
+    state.log_event(seat, "pass")
+    end_turn(state, seat, passed=True)
+    return False  # end_turn already ran
+
+
+def apply_action(state, seat, action):
+    """Validate and apply ``action`` for ``seat`` in place; return the same state."""
+    kind = check_shape(action)
+    _check_seat(state, seat)
+    if kind not in PHASE_ACTIONS[state.phase]:
+        raise IllegalAction("stale_phase", action_type=kind, phase=state.phase)
+    if kind == "draw_card":
+        ends = cards.apply_draw(state, seat, action)
+    elif kind == "claim_route":
+        counts = parse_cards(state, action["cards"])
+        ends = routes.apply_claim(state, seat, action["route"], counts)
+    elif kind == "build_station":
+        counts = parse_cards(state, action["cards"])
+        ends = stations.apply_build(state, seat, action["city"], counts)
+    elif kind == "draw_tickets":
+        ends = tickets.apply_draw_tickets(state, seat)
+    elif kind == "keep_tickets":
+        ends = tickets.apply_keep(state, seat, action["tickets"])
+    elif kind == "pay_tunnel":
+        ends = routes.apply_pay_tunnel(state, seat, parse_cards(state, action["cards"]))
+    elif kind == "decline_tunnel":
+        ends = routes.apply_decline_tunnel(state, seat)
+    else:
+        ends = _pass(state, seat)
+    if ends:
+        end_turn(state, seat)
+    return state

@@ -1,0 +1,159 @@
+"""Train cards: the deck, reshuffles, the face-up row and the "draw train cards" action.
+
+Terms (RULES.md 1.3.1):
+- *available*: cards that can still be drawn blind = deck + discard (the discard pile is
+  shuffled into a new deck when the deck runs out: done lazily, when a card is needed).
+- *refresh*: when ``faceup_wild_limit`` (3) or more face-up cards are wild, all face-up
+  cards are discarded and new ones turned up.
+- *endless refresh* (RULES.md 1.3.1 Decision): a refresh happens only if the cards that could
+  form the new row (deck + discard + the current row) can make a row with fewer wild cards
+  than the limit; otherwise the row stays. A safety cap (``MAX_REFRESHES``) also stops it.
+- *empty slot*: ``-1`` in ``faceup`` when no card was left to turn up; empty slots are
+  refilled at the end of each turn once cards are available again (engine decision).
+- *payment*: a hand-shaped list of counts played for a route, tunnel or station.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from ..rng import shuffle
+
+MAX_REFRESHES = 100
+
+
+def card_dict(state, counts) -> dict:
+    """Hand-shaped counts -> ``{colour name: count}`` (non-zero only), JSON-ready."""
+    names = state.cfg.card_names
+    return {names[i]: k for i, k in enumerate(counts) if k}
+
+
+def card_names(state, cards) -> list:
+    """Card indexes -> colour names."""
+    names = state.cfg.card_names
+    return [names[c] for c in cards]
+
+
+def draw_blind(state) -> int:
+    """Take the top card of the deck (reshuffling the discard if needed); -1 if none."""
+    deck = state.deck
+    if not deck:
+        if not state.discard:
+            return -1
+        deck.extend(state.discard)
+        state.discard.clear()
+        state.rng = shuffle(state.rng, deck)
+        state.log_event(None, "reshuffle", count=len(deck))
+    return deck.pop()
+
+
+def _refresh_possible(state) -> bool:
+    wild = state.cfg.n_colors
+    row = [c for c in state.faceup if c >= 0]
+    pool = len(state.deck) + len(state.discard) + len(row)
+    pool_wild = state.deck.count(wild) + state.discard.count(wild) + row.count(wild)
+    size = min(state.cfg.faceup_size, pool)
+    return pool - pool_wild >= size - (state.cfg.faceup_wild_limit - 1)
+
+
+def check_refresh(state) -> None:
+    """Apply the 3-locomotive refresh rule to the face-up row (RULES.md 1.3.1)."""
+    wild = state.cfg.n_colors
+    limit = state.cfg.faceup_wild_limit
+    faceup = state.faceup
+    for _ in range(MAX_REFRESHES):
+        if faceup.count(wild) < limit or not _refresh_possible(state):
+            return
+        old = [c for c in faceup if c >= 0]
+        state.discard.extend(old)
+        for i in range(len(faceup)):
+            faceup[i] = draw_blind(state)
+        state.log_event(
+            None, "faceup_refresh", discarded=card_names(state, old), faceup=faceup_names(state)
+        )
+
+
+def faceup_names(state) -> list:
+    names = state.cfg.card_names
+    return [names[c] if c >= 0 else None for c in state.faceup]
+
+
+def refill_faceup(state) -> None:
+    """Fill empty face-up slots from the deck, then apply the refresh rule."""
+    faceup = state.faceup
+    if -1 in faceup:
+        for i, c in enumerate(faceup):
+            if c < 0:
+                faceup[i] = draw_blind(state)
+    check_refresh(state)
+
+
+def can_draw(state, second: bool) -> bool:
+    """Whether any card may be drawn (as the first or the second card of the action)."""
+    if state.deck or state.discard:
+        return True
+    wild = state.cfg.n_colors
+    return any(c >= 0 and not (second and c == wild) for c in state.faceup)
+
+
+def draw_actions(state, second: bool) -> list:
+    """The legal draw_card actions (RULES.md 1.3.1)."""
+    out = []
+    if state.deck or state.discard:
+        out.append({"type": "draw_card", "source": "deck"})
+    wild = state.cfg.n_colors
+    names = state.cfg.card_names
+    for slot, c in enumerate(state.faceup):
+        if c >= 0 and not (second and c == wild):
+            out.append({"type": "draw_card", "source": "faceup", "slot": slot, "color": names[c]})
+    return out
+
+
+def _validate_draw(state, action: dict, second: bool) -> int:
+    """Return the face-up slot to take, or -1 for the deck; raise if illegal."""
+    if action["source"] == "deck":
+        if not (state.deck or state.discard):
+            raise IllegalAction("deck_empty")
+        return -1
+    slot = action["slot"]
+    if not 0 <= slot < len(state.faceup):
+        raise IllegalAction("invalid_slot", slot=slot)
+    card = state.faceup[slot]
+    if card < 0:
+        raise IllegalAction("empty_slot", slot=slot)
+    names = state.cfg.card_names
+    if "color" in action and action["color"] != names[card]:
+        raise IllegalAction("faceup_mismatch", slot=slot, actual=names[card], color=action["color"])
+    if second and card == state.cfg.n_colors:
+        raise IllegalAction("second_locomotive")
+    return slot
+
+
+def apply_draw(state, seat: int, action: dict) -> bool:
+    """Draw one card; return True if the turn ends (else the second draw follows)."""
+    second = state.phase == "draw2"
+    slot = _validate_draw(state, action, second)
+    hand = state.hands[seat]
+    names = state.cfg.card_names
+    if slot < 0:
+        entry = _log_draw(state, seat, source="deck")
+        card = draw_blind(state)
+        entry["secret"] = {"color": names[card]}
+    else:
+        card = state.faceup[slot]
+        entry = _log_draw(state, seat, source="faceup", slot=slot, color=names[card])
+        state.faceup[slot] = draw_blind(state)  # replaced at once (RULES.md 1.3.1)
+        new = state.faceup[slot]
+        entry["replacement"] = names[new] if new >= 0 else None
+        check_refresh(state)
+    hand[card] += 1
+    # a face-up wild taken first ends the action; so does the second card, or having
+    # no card left to take (the "only 1 card available" case)
+    if second or (slot >= 0 and card == state.cfg.n_colors) or not can_draw(state, True):
+        return True
+    state.phase = "draw2"
+    return False
+
+
+def _log_draw(state, seat, **public) -> dict:
+    state.log_event(seat, "draw_card", **public)
+    return state.log[-1]

@@ -1,0 +1,250 @@
+"""Claiming routes: colours, gray routes, double routes, ferries and tunnels (RULES.md 1.3.2).
+
+Terms:
+- *open for a seat*: unclaimed, the seat has at least ``length`` cars, and the double-route
+  rule allows it: with ``single_double_max_players`` (3) players or fewer a claimed twin
+  closes the route for everyone; with more, only the twin's owner is barred.
+- *ferry locomotives*: wild cards a ferry needs at least (they still count to the length).
+- *tunnel*: after paying the length, ``tunnel_reveal`` cards are revealed from the deck
+  (reshuffling the discard if needed; fewer if fewer exist; none: no risk). Each revealed
+  card of the played colour, and each revealed wild card, asks for one extra card of that
+  colour or a wild card; if only wild cards were played, only revealed wild cards count and
+  the extras must be wild. The extra payment is a separate decision (phase ``tunnel``,
+  actions ``pay_tunnel`` / ``decline_tunnel``); on decline the played cards go back to the
+  hand. Revealed cards go to the discard pile at the end of the turn.
+- *route row*: a precomputed tuple ``(index, id, a, b, length, colour, ferry, tunnel,
+  twin)`` with the colour as a card index (-1 for gray); the hot loops read these.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from ..errors import IllegalAction
+from .cards import card_dict, card_names, draw_blind
+from .payment import check_holds, options, pay, payment_color
+
+
+@cache
+def route_rows(board, colors: tuple) -> tuple:
+    """The route rows of a board (see module docstring)."""
+    cidx = {c: i for i, c in enumerate(colors)}
+    return tuple(
+        (
+            r.index,
+            r.id,
+            r.a,
+            r.b,
+            r.length,
+            cidx.get(r.color, -1),
+            r.ferry_locomotives,
+            r.tunnel,
+            r.twin,
+        )
+        for r in board.routes
+    )
+
+
+def _closed_reason(state, seat: int, index: int) -> str | None:
+    """Why the route is not open for the seat (ignoring cars), or None."""
+    owner = state.owner
+    if owner[index] != -1:
+        return "route_taken"
+    twin = state.board.routes[index].twin
+    if twin >= 0 and owner[twin] != -1:
+        if state.n <= state.cfg.single_double_max_players:
+            return "double_route_closed"
+        if owner[twin] == seat:
+            return "double_route_own"
+    return None
+
+
+def claim_options(state, seat: int):
+    """Yield ``(row, colour, wilds)`` for every legal claim of the seat."""
+    hand = state.hands[seat]
+    wild = state.cfg.n_colors
+    trains = state.trains[seat]
+    owner = state.owner
+    single = state.n <= state.cfg.single_double_max_players
+    all_colors = range(wild)
+    w = hand[wild]
+    total = sum(hand)
+    for row in route_rows(state.board, state.cfg.colors):
+        index, _, _, _, length, color, ferry, _, twin = row
+        if owner[index] != -1 or length > trains or length > total or ferry > w:
+            continue
+        if twin >= 0 and owner[twin] != -1 and (single or owner[twin] == seat):
+            continue
+        colors = all_colors if color < 0 else (color,)
+        for c, k in options(hand, wild, length, ferry, colors):
+            yield row, c, k
+
+
+def claim_actions(state, seat: int) -> list:
+    """The legal claim_route actions, one per route and payment option."""
+    names = state.cfg.card_names
+    wild = state.cfg.n_colors
+    wname = names[wild]
+    out = []
+    for row, c, k in claim_options(state, seat):
+        length = row[4]
+        if c == wild:
+            cards = {wname: length}
+        elif k:
+            cards = {names[c]: length - k, wname: k}
+        else:
+            cards = {names[c]: length}
+        out.append({"type": "claim_route", "route": row[1], "cards": cards})
+    return out
+
+
+def can_claim(state, seat: int) -> bool:
+    return next(claim_options(state, seat), None) is not None
+
+
+def _validate_claim(state, seat: int, route_id, counts) -> tuple:
+    index = state.board.route_index.get(route_id)
+    if index is None:
+        raise IllegalAction("unknown_route", route=route_id)
+    reason = _closed_reason(state, seat, index)
+    if reason:
+        raise IllegalAction(reason, route=route_id)
+    row = route_rows(state.board, state.cfg.colors)[index]
+    length, color, ferry = row[4], row[5], row[6]
+    if length > state.trains[seat]:
+        raise IllegalAction(
+            "not_enough_trains", route=route_id, needed=length, left=state.trains[seat]
+        )
+    if sum(counts) != length:
+        raise IllegalAction("wrong_card_count", expected=length, got=sum(counts))
+    paid = payment_color(state, counts)
+    wild = state.cfg.n_colors
+    if color >= 0 and paid not in (color, wild):
+        names = state.cfg.card_names
+        raise IllegalAction("wrong_color", route=route_id, needed=names[color], color=names[paid])
+    if counts[wild] < ferry:
+        raise IllegalAction("ferry_locomotives", route=route_id, needed=ferry)
+    check_holds(state, seat, counts)
+    return row, paid
+
+
+def place(state, seat: int, index: int) -> None:
+    """Put the seat's cars on the route and score it at once (RULES.md 1.3.2 table)."""
+    length = state.board.routes[index].length
+    state.owner[index] = seat
+    state.trains[seat] -= length
+    state.scores[seat] += state.board.scoring[length]
+    state.routes_of[seat].append(index)
+
+
+def apply_claim(state, seat: int, route_id: int, counts) -> bool:
+    """Claim a route (or start a tunnel); return True if the turn ends."""
+    row, paid = _validate_claim(state, seat, route_id, counts)
+    cards = card_dict(state, counts)
+    if not row[7]:
+        pay(state, seat, counts)
+        place(state, seat, row[0])
+        state.log_event(seat, "claim_route", route=route_id, cards=cards)
+        return True
+    hand = state.hands[seat]
+    for i, k in enumerate(counts):
+        hand[i] -= k
+    revealed = []
+    for _ in range(state.cfg.tunnel_reveal):
+        card = draw_blind(state)
+        if card < 0:
+            break
+        revealed.append(card)
+    wild = state.cfg.n_colors
+    extra = revealed.count(wild) + (revealed.count(paid) if paid != wild else 0)
+    state.tunnel = {
+        "route": row[0],
+        "played": list(counts),
+        "revealed": revealed,
+        "extra": extra,
+        "color": paid,
+    }
+    state.log_event(
+        seat,
+        "tunnel_attempt",
+        route=route_id,
+        cards=cards,
+        revealed=card_names(state, revealed),
+        extra=extra,
+    )
+    if extra == 0:
+        _finish_tunnel(state, seat, [0] * (wild + 1))
+        return True
+    state.phase = "tunnel"
+    return False
+
+
+def tunnel_options(state, seat: int) -> list:
+    """Affordable extra payments ``(colour, wilds)`` for the pending tunnel."""
+    t = state.tunnel
+    wild = state.cfg.n_colors
+    hand = state.hands[seat]
+    extra = t["extra"]
+    if t["color"] == wild:
+        return [(wild, extra)] if hand[wild] >= extra else []
+    return options(hand, wild, extra, 0, (t["color"],))
+
+
+def tunnel_actions(state, seat: int) -> list:
+    names = state.cfg.card_names
+    wild = state.cfg.n_colors
+    extra = state.tunnel["extra"]
+    out = []
+    for c, k in tunnel_options(state, seat):
+        if c == wild:
+            cards = {names[wild]: extra}
+        elif k:
+            cards = {names[c]: extra - k, names[wild]: k}
+        else:
+            cards = {names[c]: extra}
+        out.append({"type": "pay_tunnel", "cards": cards})
+    out.append({"type": "decline_tunnel"})
+    return out
+
+
+def apply_pay_tunnel(state, seat: int, counts) -> bool:
+    t = state.tunnel
+    if sum(counts) != t["extra"]:
+        raise IllegalAction("wrong_card_count", expected=t["extra"], got=sum(counts))
+    paid = payment_color(state, counts)
+    wild = state.cfg.n_colors
+    if paid not in (t["color"], wild):
+        names = state.cfg.card_names
+        route_id = state.board.routes[t["route"]].id
+        raise IllegalAction(
+            "wrong_color", route=route_id, needed=names[t["color"]], color=names[paid]
+        )
+    check_holds(state, seat, counts)
+    state.log_event(
+        seat,
+        "pay_tunnel",
+        route=state.board.routes[t["route"]].id,
+        cards=card_dict(state, counts),
+    )
+    _finish_tunnel(state, seat, counts)
+    return True
+
+
+def _finish_tunnel(state, seat: int, counts) -> None:
+    t = state.tunnel
+    pay(state, seat, counts)
+    for i, k in enumerate(t["played"]):
+        state.discard.extend([i] * k)
+    t["played"] = [0] * len(t["played"])
+    place(state, seat, t["route"])
+    # revealed cards are discarded at the end of the turn (end_turn does it)
+
+
+def apply_decline_tunnel(state, seat: int) -> bool:
+    t = state.tunnel
+    hand = state.hands[seat]
+    for i, k in enumerate(t["played"]):
+        hand[i] += k
+    t["played"] = [0] * len(hand)
+    state.log_event(seat, "decline_tunnel", route=state.board.routes[t["route"]].id)
+    return True

@@ -1,0 +1,81 @@
+"""Building stations (RULES.md 1.3.4).
+
+Terms:
+- *station cost*: ``station_costs[k]`` cards of one colour (wild cards wild) for the seat's
+  (k+1)-th station: 1, 2, 3 in Europe.
+- A station goes on any city without a station (one per city, whoever owns it), even with no
+  route there yet; at most ``stations`` per seat, one per turn (it is the turn's action).
+- What a station is worth is decided at the end (``scoring``): it lends one route of another
+  player touching its city.
+"""
+
+from __future__ import annotations
+
+from ..errors import IllegalAction
+from .cards import card_dict
+from .payment import check_holds, options, pay, payment_color
+
+
+def station_cost(state, seat: int) -> int:
+    built = state.cfg.stations - state.stations_left[seat]
+    return state.cfg.station_costs[built]
+
+
+def station_options(state, seat: int) -> list:
+    """Affordable payment options ``(colour, wilds)`` for the seat's next station."""
+    if state.stations_left[seat] <= 0:
+        return []
+    wild = state.cfg.n_colors
+    return options(state.hands[seat], wild, station_cost(state, seat), 0, range(wild))
+
+
+def can_build(state, seat: int) -> bool:
+    return bool(station_options(state, seat)) and -1 in state.station_at
+
+
+def station_actions(state, seat: int) -> list:
+    pays = station_options(state, seat)
+    if not pays:
+        return []
+    names = state.cfg.card_names
+    wild = state.cfg.n_colors
+    cost = station_cost(state, seat)
+    payments = []
+    for c, k in pays:
+        if c == wild:
+            payments.append({names[wild]: cost})
+        elif k:
+            payments.append({names[c]: cost - k, names[wild]: k})
+        else:
+            payments.append({names[c]: cost})
+    out = []
+    cities = state.board.cities
+    for ci, owner in enumerate(state.station_at):
+        if owner == -1:
+            name = cities[ci].name
+            for cards in payments:
+                out.append({"type": "build_station", "city": name, "cards": dict(cards)})
+    return out
+
+
+def apply_build(state, seat: int, city: str, counts) -> bool:
+    if state.cfg.stations == 0:
+        raise IllegalAction("stations_disabled")
+    ci = state.board.city_index.get(city)
+    if ci is None:
+        raise IllegalAction("unknown_city", city=city)
+    if state.station_at[ci] != -1:
+        raise IllegalAction("city_has_station", city=city)
+    if state.stations_left[seat] <= 0:
+        raise IllegalAction("no_stations_left")
+    cost = station_cost(state, seat)
+    if sum(counts) != cost:
+        raise IllegalAction("wrong_card_count", expected=cost, got=sum(counts))
+    payment_color(state, counts)
+    check_holds(state, seat, counts)
+    pay(state, seat, counts)
+    state.station_at[ci] = seat
+    state.stations_left[seat] -= 1
+    state.stations_of[seat].append(ci)
+    state.log_event(seat, "build_station", city=city, cards=card_dict(state, counts))
+    return True

@@ -1,0 +1,126 @@
+"""Destination tickets: the set-up choice and the "draw destination tickets" action.
+
+Terms (RULES.md 1.2 step 5, 1.3.3, 1.8):
+- *offer*: the tickets a seat is choosing from (``state.offers[seat]``).
+- *set-up choice*: every seat with an offer decides at the same time (phase ``setup``); the
+  variant's keep rule applies (at least ``setup_min_keep``; Mega Europe: at most one long,
+  and 2 regular if a long one is kept, else 3). Returns go out of the game (``box``) or are
+  collected, shuffled together when everyone has chosen, and put under the ticket deck
+  (``bottom``: Mega Europe, Big Cities). Long tickets returned always leave the game.
+- *draw*: the top ``draw_count`` tickets (fewer if fewer are left); keep at least
+  ``draw_min_keep``; returns go to the bottom of the ticket deck in the offered order.
+- *ticket id*: see ``games.engine.board`` (``"E12"``, ``"X7"``...).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..errors import IllegalAction
+from ..rng import shuffle
+
+
+def ticket_ids(state, indexes) -> list:
+    tickets = state.board.tickets
+    return [tickets[i].id for i in indexes]
+
+
+def _keep_problem(state, offer, kept) -> tuple | None:
+    """(reason code, params) if keeping ``kept`` out of ``offer`` breaks the keep rule."""
+    var = state.var
+    if state.phase != "setup":
+        needed = min(var.draw_min_keep, len(offer))
+        return ("too_few_tickets", {"needed": needed}) if len(kept) < needed else None
+    tickets = state.board.tickets
+    n_long = sum(1 for i in kept if tickets[i].kind == "long")
+    if len(kept) < min(var.setup_min_keep, len(offer)):
+        return "too_few_tickets", {"needed": var.setup_min_keep}
+    if var.setup_max_long is not None and n_long > var.setup_max_long:
+        return "too_many_long", {"allowed": var.setup_max_long}
+    offered_regular = sum(1 for i in offer if tickets[i].kind != "long")
+    need = var.setup_min_regular_with_long if n_long else var.setup_min_regular_without_long
+    need = min(need, offered_regular)
+    if len(kept) - n_long < need:
+        return "too_few_tickets", {"needed": need + n_long}
+    return None
+
+
+def keep_actions(state, seat: int) -> list:
+    """Every allowed subset of the seat's offer, as keep_tickets actions."""
+    offer = state.offers[seat]
+    out = []
+    for size in range(1, len(offer) + 1):
+        for kept in combinations(offer, size):
+            if _keep_problem(state, offer, kept) is None:
+                out.append({"type": "keep_tickets", "tickets": ticket_ids(state, kept)})
+    return out
+
+
+def _parse_choice(state, seat: int, chosen) -> list:
+    offer = state.offers[seat]
+    index = state.board.ticket_index
+    picked = set()
+    for tid in chosen:
+        i = index.get(tid)
+        if i is None or i not in offer or i in picked:
+            raise IllegalAction("invalid_ticket_choice", tickets=chosen)
+        picked.add(i)
+    return [i for i in offer if i in picked]  # offered order
+
+
+def apply_keep(state, seat: int, chosen: list) -> bool:
+    """Keep tickets (set-up or in play); return True if the turn ends."""
+    kept = _parse_choice(state, seat, chosen)
+    offer = state.offers[seat]
+    problem = _keep_problem(state, offer, kept)
+    if problem:
+        raise IllegalAction(problem[0], **problem[1])
+    returned = [i for i in offer if i not in kept]
+    state.tickets[seat].extend(kept)
+    state.offers[seat] = None
+    state.log_event(
+        seat,
+        "keep_tickets",
+        secret={"tickets": ticket_ids(state, kept), "returned": ticket_ids(state, returned)},
+        kept=len(kept),
+        returned=len(returned),
+    )
+    if state.phase != "setup":
+        state.ticket_deck[:0] = returned[::-1]  # first returned ends up at the very bottom
+        return True
+    _return_setup(state, returned)
+    if all(o is None for o in state.offers):
+        _start_play(state)
+    return False
+
+
+def _return_setup(state, returned: list) -> None:
+    tickets = state.board.tickets
+    for i in returned:
+        if state.var.setup_return == "bottom" and tickets[i].kind != "long":
+            state.setup_returned.append(i)
+        else:
+            state.boxed.append(i)
+
+
+def _start_play(state) -> None:
+    """Everyone has chosen: returns go under the deck (shuffled); the first turn starts."""
+    if state.setup_returned:
+        back = state.setup_returned
+        state.rng = shuffle(state.rng, back)
+        state.ticket_deck[:0] = back
+        state.setup_returned = []
+    state.phase = "turn"
+    state.current = state.first
+    state.log_event(None, "play_start", first_seat=state.first)
+
+
+def apply_draw_tickets(state, seat: int) -> bool:
+    if not state.ticket_deck:
+        raise IllegalAction("ticket_deck_empty")
+    k = min(state.var.draw_count, len(state.ticket_deck))
+    offer = [state.ticket_deck.pop() for _ in range(k)]
+    state.offers[seat] = offer
+    state.phase = "tickets"
+    state.log_event(seat, "draw_tickets", secret={"tickets": ticket_ids(state, offer)}, count=k)
+    return False

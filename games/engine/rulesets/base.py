@@ -1,0 +1,73 @@
+"""Per-ruleset and per-variant configuration: the numbers and switches the rules read.
+
+Terms:
+- ``RulesetConfig``: one rule set (RULES.md §1 Europe; later §3 New York): the map, the train
+  card deck (colours, cards per colour, wild cards), pieces per player, turn and end-game
+  numbers, the scoring table's bonuses, and which features exist (stations, tunnels, ferries,
+  longest path). Rules code reads these instead of hard-coding Europe.
+- ``VariantConfig``: a ticket variant (RULES.md 1.8): which tickets form the long and regular
+  decks, the set-up deal and keep rule, where set-up returns go, and the draw size in play.
+- *wild*: the wild card of the deck (Europe: ``locomotive``). In a hand it is the last
+  colour index, ``len(colors)``.
+
+Warehouses & Depots (RULES.md §2) will add fields here and a module under ``rules/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from ..board import Board
+
+# (long ticket indexes, regular ticket indexes) of a board for a variant
+TicketSelector = Callable[[Board], tuple[tuple[int, ...], tuple[int, ...]]]
+
+
+@dataclass(frozen=True, slots=True)
+class VariantConfig:
+    name: str
+    select_tickets: TicketSelector
+    setup_long: int  # long tickets dealt to each player at set-up
+    setup_regular: int  # regular tickets dealt to each player at set-up
+    setup_min_keep: int  # at least this many kept in total
+    setup_max_long: int | None  # at most this many long tickets kept (None: no cap)
+    setup_min_regular_with_long: int  # Mega Europe: regular kept if a long one is kept
+    setup_min_regular_without_long: int  # Mega Europe: regular kept if no long one is kept
+    setup_return: str  # "box": out of the game; "bottom": shuffled under the ticket deck
+    draw_count: int  # tickets drawn in play
+    draw_min_keep: int  # kept at least, in play
+
+
+@dataclass(frozen=True, slots=True)
+class RulesetConfig:
+    name: str
+    map_name: str
+    min_players: int
+    max_players: int
+    colors: tuple[str, ...]
+    wild: str
+    cards_per_color: int
+    wild_cards: int
+    trains: int
+    stations: int
+    station_costs: tuple[int, ...]
+    station_bonus: int
+    initial_hand: int
+    faceup_size: int
+    faceup_wild_limit: int  # this many wild cards face up trigger a refresh
+    tunnel_reveal: int
+    end_trains: int  # the last round starts when a player ends a turn with <= this many
+    longest_path_bonus: int  # 0: no longest-path bonus
+    attraction_points: int  # New York: points per touched tourist attraction
+    single_double_max_players: int  # with this many players or fewer, one twin only
+    variants: Mapping[str, VariantConfig]
+
+    @property
+    def n_colors(self) -> int:
+        return len(self.colors)
+
+    @property
+    def card_names(self) -> tuple[str, ...]:
+        """Colour names by card index, the wild card last."""
+        return (*self.colors, self.wild)

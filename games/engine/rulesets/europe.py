@@ -1,0 +1,118 @@
+"""Europe (RULES.md §1): the deck, pieces and the five ticket variants of RULES.md 1.8.
+
+Terms: *base* tickets are the original game's 46 (``E`` ids), *1912* tickets the expansion's
+55 (``X`` ids); *bonus* tickets (Orient Express ``O``, with Max ``M``) join the regular deck
+when the ``bonus_tickets`` option is on and the map data has them (it has not yet).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from ..board import Board
+from .base import RulesetConfig, VariantConfig
+
+COLORS = ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")
+
+
+def _pick(board: Board, source: str, kinds: tuple[str, ...]) -> tuple[int, ...]:
+    return tuple(t.index for t in board.tickets if t.source == source and t.kind in kinds)
+
+
+def _classic(board: Board):
+    return _pick(board, "base", ("long",)), _pick(board, "base", ("regular",))
+
+
+def _europa_1912(board: Board):
+    return _pick(board, "1912", ("long",)), _pick(board, "1912", ("regular", "big_city"))
+
+
+def _extended(board: Board):
+    # Europe Extended: the Classic set plus the 19 new regular 1912 tickets (RULES.md 1.8)
+    return _pick(board, "base", ("long",)), (
+        _pick(board, "base", ("regular",)) + _pick(board, "1912", ("regular",))
+    )
+
+
+def _mega(board: Board):
+    long = _pick(board, "base", ("long",)) + _pick(board, "1912", ("long",))
+    regular = _pick(board, "base", ("regular",)) + _pick(board, "1912", ("regular", "big_city"))
+    return long, regular
+
+
+def _big_cities(board: Board):
+    # the 45 big-city tickets: 15 base tickets with the logo + 30 Europa 1912 big_city
+    regular = tuple(
+        t.index
+        for t in board.tickets
+        if t.source in ("base", "1912") and t.big_logo and t.kind != "long"
+    )
+    return (), regular
+
+
+def _variant(name, select, **overrides) -> VariantConfig:
+    values = {
+        "setup_long": 1,
+        "setup_regular": 3,
+        "setup_min_keep": 2,
+        "setup_max_long": None,
+        "setup_min_regular_with_long": 0,
+        "setup_min_regular_without_long": 0,
+        "setup_return": "box",
+        "draw_count": 3,
+        "draw_min_keep": 1,
+    }
+    values.update(overrides)
+    return VariantConfig(name=name, select_tickets=select, **values)
+
+
+VARIANTS = MappingProxyType(
+    {
+        "classic": _variant("classic", _classic),
+        "europa_1912": _variant("europa_1912", _europa_1912),
+        "europe_extended": _variant("europe_extended", _extended),
+        "mega_europe": _variant(
+            "mega_europe",
+            _mega,
+            setup_long=2,
+            setup_regular=5,
+            setup_min_keep=0,
+            setup_max_long=1,
+            setup_min_regular_with_long=2,
+            setup_min_regular_without_long=3,
+            setup_return="bottom",
+        ),
+        "big_cities": _variant(
+            "big_cities",
+            _big_cities,
+            setup_long=0,
+            setup_regular=5,
+            setup_return="bottom",
+            draw_count=4,
+        ),
+    }
+)
+
+EUROPE = RulesetConfig(
+    name="europe",
+    map_name="europe",
+    min_players=2,
+    max_players=5,
+    colors=COLORS,
+    wild="locomotive",
+    cards_per_color=12,
+    wild_cards=14,
+    trains=45,
+    stations=3,
+    station_costs=(1, 2, 3),
+    station_bonus=4,
+    initial_hand=4,
+    faceup_size=5,
+    faceup_wild_limit=3,
+    tunnel_reveal=3,
+    end_trains=2,
+    longest_path_bonus=10,
+    attraction_points=0,
+    single_double_max_players=3,
+    variants=VARIANTS,
+)

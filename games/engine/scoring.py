@@ -1,0 +1,144 @@
+"""Final scoring (RULES.md 1.5) and the ranking.
+
+Terms:
+- *route points*: the scoring table summed over the seat's routes (recounted at the end).
+- *station assignment*: for each station of the seat, one route of ANOTHER player touching
+  the station's city (or none). The same route serves every ticket. **Decision** (1.5.2): the
+  engine picks the assignment maximising the ticket total, ties to the one completing more
+  tickets, then to the first in route-index order.
+- *candidate*: a route worth trying for a station. Two routes leading from the station's city
+  into the same component of the seat's own network connect exactly the same cities, so only
+  the lowest-index one per component is tried, and routes into the city's own component are
+  skipped: the search is exact but small.
+- *longest path*: ``graph.longest_trail`` over the seat's own routes only (1.5.4); +bonus to
+  every seat tied at the maximum (when the maximum is above 0: engine decision).
+- *rank*: 1 + the number of seats strictly better by (score, completed tickets, fewer
+  stations built, longest path) (1.5.5 Decision); equal keys share a rank.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from .graph import components_of, find, longest_trail, union
+
+
+def own_edges(state, seat: int) -> list:
+    routes = state.board.routes
+    return [(i, routes[i].a, routes[i].b, routes[i].length) for i in state.routes_of[seat]]
+
+
+def ticket_total(parent: list, tickets) -> tuple[int, int]:
+    """(ticket points, completed count) for ``tickets`` = ticket objects."""
+    total = completed = 0
+    for t in tickets:
+        if find(parent, t.a) == find(parent, t.b):
+            total += t.points
+            completed += 1
+        else:
+            total -= t.points
+    return total, completed
+
+
+def station_candidates(state, seat: int, city: int, base: list) -> list:
+    """Route indexes worth lending at a station of ``seat`` in ``city`` (see docstring)."""
+    routes = state.board.routes
+    owner = state.owner
+    home = find(base, city)
+    seen = set()
+    out = []
+    for r in state.board.city_routes[city]:
+        if owner[r] == -1 or owner[r] == seat:
+            continue
+        route = routes[r]
+        other = route.b if route.a == city else route.a
+        comp = find(base, other)
+        if comp == home or comp in seen:
+            continue
+        seen.add(comp)
+        out.append(r)
+    return sorted(out)
+
+
+def best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int]:
+    """(route index or -1 per station, ticket points, completed) maximising the tickets."""
+    n = len(state.board.cities)
+    base = components_of(n, own_edges(state, seat))
+    cities = state.stations_of[seat]
+    choices = [station_candidates(state, seat, c, base) or [-1] for c in cities]
+    routes = state.board.routes
+    best = None
+    for combo in product(*choices):
+        parent = base[:]
+        for r in combo:
+            if r >= 0:
+                union(parent, routes[r].a, routes[r].b)
+        total, completed = ticket_total(parent, ticket_objs)
+        if best is None or (total, completed) > (best[1], best[2]):
+            best = (combo, total, completed)
+    return best
+
+
+def _completed_flags(state, seat: int, combo, ticket_objs) -> list:
+    n = len(state.board.cities)
+    parent = components_of(n, own_edges(state, seat))
+    routes = state.board.routes
+    for r in combo:
+        if r >= 0:
+            union(parent, routes[r].a, routes[r].b)
+    return [find(parent, t.a) == find(parent, t.b) for t in ticket_objs]
+
+
+def _player_result(state, seat: int) -> dict:
+    board = state.board
+    ticket_objs = [board.tickets[i] for i in state.tickets[seat]]
+    combo, total, completed = best_assignment(state, seat, ticket_objs)
+    flags = _completed_flags(state, seat, combo, ticket_objs)
+    length, trail = longest_trail(own_edges(state, seat))
+    built = len(state.stations_of[seat])
+    names = [c.name for c in board.cities]
+    return {
+        "seat": seat,
+        "route_points": sum(board.scoring[board.routes[i].length] for i in state.routes_of[seat]),
+        "tickets": [
+            {
+                "id": t.id,
+                "a": names[t.a],
+                "b": names[t.b],
+                "points": t.points,
+                "completed": done,
+            }
+            for t, done in zip(ticket_objs, flags, strict=True)
+        ],
+        "ticket_points": total,
+        "completed_tickets": completed,
+        "stations_built": built,
+        "station_bonus": state.cfg.station_bonus * (state.cfg.stations - built),
+        "station_routes": [
+            {"city": names[c], "route": board.routes[r].id if r >= 0 else None}
+            for c, r in zip(state.stations_of[seat], combo, strict=True)
+        ],
+        "longest_path": length,
+        "longest_path_routes": [board.routes[r].id for r in trail],
+        "longest_path_bonus": 0,
+    }
+
+
+def final_scores(state, reason: str) -> dict:
+    """The final result (see ``games.engine.final_result``)."""
+    players = [_player_result(state, s) for s in range(state.n)]
+    bonus = state.cfg.longest_path_bonus
+    longest = max(p["longest_path"] for p in players)
+    for p in players:
+        if bonus and longest > 0 and p["longest_path"] == longest:
+            p["longest_path_bonus"] = bonus
+        p["score"] = (
+            p["route_points"] + p["ticket_points"] + p["station_bonus"] + p["longest_path_bonus"]
+        )
+    keys = [
+        (p["score"], p["completed_tickets"], -p["stations_built"], p["longest_path"])
+        for p in players
+    ]
+    for p, key in zip(players, keys, strict=True):
+        p["rank"] = 1 + sum(1 for other in keys if other > key)
+    return {"reason": reason, "players": players}

@@ -1,0 +1,101 @@
+"""The mutable game state: plain ints and lists, JSON-ready, with the config it refers to.
+
+Terms:
+- *card index*: 0..n_colors-1 for the colours of ``RulesetConfig.colors``, ``n_colors`` for
+  the wild card (Europe: 0..7 pink..green, 8 locomotive). A *hand* is a list of counts by
+  card index.
+- *deck*: train cards face down; the top is the END of the list (``pop()``). *discard*: the
+  discard pile. *faceup*: ``faceup_size`` slots holding a card index or ``-1`` (empty: no
+  card was left to turn up).
+- *ticket deck*: ticket indexes; the top is the END of the list, the bottom index 0
+  (RULES.md 1.3.3: returned tickets go to the bottom). *boxed*: tickets out of the game.
+- *offer*: tickets dealt to a seat and waiting for its ``keep_tickets`` choice.
+- *phase*: ``setup`` (initial ticket choice, every seat with an offer decides, RULES.md 1.2
+  Decision), ``turn`` (the current seat picks one of the four actions), ``draw2`` (second
+  card of a draw), ``tickets`` (keep drawn tickets), ``tunnel`` (pay or decline the extra
+  tunnel cards, RULES.md 1.3.2 Decision), ``over``.
+- *tunnel*: the pending tunnel claim: ``route`` index, ``played`` hand-shaped counts (the
+  cards in play), ``revealed`` card indexes, ``extra`` cards due, ``color`` the played colour
+  (the wild index if only wild cards were played).
+- *last_round*: seat whose turn triggered the last round (-1: not yet); ``turns_left``: turns
+  still to be played after it (RULES.md 1.4).
+- *passes*: consecutive passes (RULES.md 1.4 Decision: a full round of passes ends the game).
+- *log*: append-only list of entries ``{"seq", "seat", "type", ...public, "secret": {...}}``;
+  ``secret`` holds facts only ``seat`` may see (see ``views``).
+"""
+
+from __future__ import annotations
+
+from .board import Board, load_map
+from .rulesets import RULESETS, RulesetConfig, VariantConfig
+
+# serialised fields, in order; every one is JSON-native
+FIELDS = (
+    "version",
+    "ruleset",
+    "variant",
+    "options",
+    "n",
+    "seed",
+    "rng",
+    "phase",
+    "turn",
+    "current",
+    "first",
+    "deck",
+    "discard",
+    "faceup",
+    "hands",
+    "tickets",
+    "offers",
+    "ticket_deck",
+    "boxed",
+    "setup_returned",
+    "owner",
+    "station_at",
+    "trains",
+    "stations_left",
+    "scores",
+    "routes_of",
+    "stations_of",
+    "tunnel",
+    "last_round",
+    "turns_left",
+    "passes",
+    "log",
+    "final",
+)
+
+STATE_VERSION = 1
+
+
+class GameState:
+    """One game. Fields are listed in ``FIELDS``; ``cfg``/``var``/``board`` are derived."""
+
+    __slots__ = (*FIELDS, "cfg", "var", "board")
+
+    def bind(self) -> GameState:
+        """Attach the (immutable, shared) ruleset, variant and board objects."""
+        self.cfg: RulesetConfig = RULESETS[self.ruleset]
+        self.var: VariantConfig = self.cfg.variants[self.variant]
+        self.board: Board = load_map(self.cfg.map_name)
+        return self
+
+    def to_dict(self) -> dict:
+        """Every serialised field (shares lists with the state: copy before mutating)."""
+        return {name: getattr(self, name) for name in FIELDS}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> GameState:
+        state = cls()
+        for name in FIELDS:
+            setattr(state, name, data[name])
+        return state.bind()
+
+    # small helpers used by several rule modules
+    def log_event(self, seat: int | None, kind: str, secret: dict | None = None, **public):
+        """Append a log entry (public facts as keywords, private ones in ``secret``)."""
+        entry = {"seq": len(self.log), "seat": seat, "type": kind, **public}
+        if secret is not None:
+            entry["secret"] = secret
+        self.log.append(entry)

@@ -1,0 +1,156 @@
+"""THE redaction: what a viewer may see of a game (RULES.md 1.6, ARCHITECTURE example 4).
+
+Terms:
+- *viewer*: a seat number (that player), ``None`` (a spectator: public facts only), or
+  ``"all"`` (everything, for finished-game replays and admin tools).
+- ``may_see(viewer, seat)``: the one predicate deciding whether a viewer sees a seat's
+  private facts (hand colours, tickets, ticket offers, blind draws). Every outbound path
+  (``view_for``, ``log_for``) goes through it.
+- *log entry*: ``{"seq", "seat", "type", ...public facts}``; its private facts are stored
+  under ``"secret"`` and merged in only for viewers who ``may_see`` the entry's seat.
+- Public (1.6): scores, cars and stations left, claimed routes, built stations, hand and
+  ticket counts, face-up cards, deck/discard/ticket-deck sizes, tunnel reveals and cards
+  played, the log's public facts. Secret: card colours in hands, tickets, deck order,
+  tickets being chosen.
+"""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .graph import components_of, find
+from .rules.cards import card_dict, card_names, faceup_names
+from .rules.tickets import ticket_ids
+from .scoring import own_edges
+
+
+def may_see(viewer, seat) -> bool:
+    """Whether ``viewer`` sees the private facts of ``seat`` (None: nobody's)."""
+    if viewer == "all":
+        return True
+    return seat is not None and viewer is not None and viewer == seat
+
+
+def check_viewer(state, viewer) -> None:
+    if viewer is None or viewer == "all":
+        return
+    if type(viewer) is not int or not 0 <= viewer < state.n:
+        raise IllegalAction("invalid_seat", seat=viewer)
+
+
+def redact_entry(entry: dict, viewer) -> dict:
+    """One log entry as ``viewer`` may see it (a new dict)."""
+    out = {k: v for k, v in entry.items() if k != "secret"}
+    secret = entry.get("secret")
+    if secret is not None and may_see(viewer, entry["seat"]):
+        out.update(secret)
+    return out
+
+
+def log_for(state, viewer, since: int = 0) -> list:
+    """Log entries from index ``since`` redacted for ``viewer``."""
+    check_viewer(state, viewer)
+    return [redact_entry(e, viewer) for e in state.log[since:]]
+
+
+def _tickets_view(state, seat: int, indexes) -> list:
+    """Tickets with ``completed`` computed from the seat's own routes only."""
+    board = state.board
+    parent = components_of(len(board.cities), own_edges(state, seat))
+    names = [c.name for c in board.cities]
+    out = []
+    for i in indexes:
+        t = board.tickets[i]
+        done = find(parent, t.a) == find(parent, t.b)
+        out.append({"id": t.id, "a": names[t.a], "b": names[t.b], "points": t.points,
+                    "completed": done})  # fmt: skip
+    return out
+
+
+def _private(state, seat: int) -> dict:
+    offer = state.offers[seat]
+    out = {
+        "seat": seat,
+        "hand": {name: state.hands[seat][i] for i, name in enumerate(state.cfg.card_names)},
+        "tickets": _tickets_view(state, seat, state.tickets[seat]),
+        "offered_tickets": None if offer is None else _tickets_view(state, seat, offer),
+    }
+    return out
+
+
+def _player(state, seat: int) -> dict:
+    board = state.board
+    return {
+        "seat": seat,
+        "score": state.scores[seat],
+        "trains_left": state.trains[seat],
+        "stations_left": state.stations_left[seat],
+        "hand_count": sum(state.hands[seat]),
+        "ticket_count": len(state.tickets[seat]),
+        "offered_count": len(state.offers[seat] or ()),
+        "routes": [board.routes[r].id for r in state.routes_of[seat]],
+        "stations": [board.cities[c].name for c in state.stations_of[seat]],
+    }
+
+
+def _pending(state, viewer) -> dict | None:
+    """The public side of a decision in progress (the chooser's offer is in ``you``)."""
+    phase = state.phase
+    if phase == "tunnel":
+        t = state.tunnel
+        return {
+            "type": "tunnel",
+            "seat": state.current,
+            "route": state.board.routes[t["route"]].id,
+            "played": card_dict(state, t["played"]),
+            "revealed": card_names(state, t["revealed"]),
+            "extra": t["extra"],
+            "color": state.cfg.card_names[t["color"]],
+        }
+    if phase == "tickets":
+        return {"type": "keep_tickets", "seat": state.current,
+                "count": len(state.offers[state.current])}  # fmt: skip
+    if phase == "draw2":
+        return {"type": "second_draw", "seat": state.current}
+    if phase == "setup":
+        return {"type": "initial_tickets", "seats": [s for s, o in enumerate(state.offers) if o]}
+    return None
+
+
+def view_for(state, viewer) -> dict:
+    """The game as ``viewer`` (seat, None for a spectator, or "all") may see it."""
+    check_viewer(state, viewer)
+    from .actions import current_seats
+
+    view = {
+        "ruleset": state.ruleset,
+        "variant": state.variant,
+        "options": dict(state.options),
+        "seats": state.n,
+        "phase": state.phase,
+        "turn": state.turn,
+        "first_seat": state.first,
+        "current_seats": current_seats(state),
+        "players": [_player(state, s) for s in range(state.n)],
+        "faceup": faceup_names(state),
+        "deck_count": len(state.deck),
+        "discard_count": len(state.discard),
+        "ticket_deck_count": len(state.ticket_deck),
+        "last_round": {
+            "active": state.last_round >= 0,
+            "triggered_by": state.last_round if state.last_round >= 0 else None,
+            "turns_left": state.turns_left if state.last_round >= 0 else None,
+        },
+        "pending": _pending(state, viewer),
+        "log": log_for(state, viewer),
+    }
+    if viewer == "all":
+        for p in view["players"]:
+            p.update(_private(state, p["seat"]))
+    elif viewer is not None:
+        view["you"] = _private(state, viewer)
+    if state.phase == "over":
+        view["final"] = state.final
+    return view
+
+
+__all__ = ["log_for", "may_see", "redact_entry", "ticket_ids", "view_for"]
