@@ -92,8 +92,8 @@ from __future__ import annotations
 import copy
 
 from .actions import apply_action, current_seats, legal_actions
-from .board import load_map
 from .errors import REASON_CODES, EngineError, IllegalAction, InvalidSetup
+from .mapdata import load_map
 from .replay import replay
 from .rulesets import RULESETS, VARIANTS
 from .rulesets.europe import COLORS

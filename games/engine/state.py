@@ -26,7 +26,7 @@ Terms:
 
 from __future__ import annotations
 
-from .board import Board, load_map
+from .mapdata import Board, load_map
 from .rulesets import RULESETS, RulesetConfig, VariantConfig
 
 # serialised fields, in order; every one is JSON-native

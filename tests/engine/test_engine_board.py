@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import games.engine as E
-from games.engine.board import load_map
+from games.engine.mapdata import load_map
 
 REPO = Path(__file__).resolve().parents[2]
 ENGINE = REPO / "games" / "engine"

@@ -18,7 +18,7 @@ from __future__ import annotations
 from ..errors import IllegalAction
 from ..rng import shuffle
 
-MAX_REFRESHES = 100
+MAX_REFRESHES = 1000
 
 
 def card_dict(state, counts) -> dict:

@@ -9,7 +9,7 @@ Terms (RULES.md 1.2 step 5, 1.3.3, 1.8):
   (``bottom``: Mega Europe, Big Cities). Long tickets returned always leave the game.
 - *draw*: the top ``draw_count`` tickets (fewer if fewer are left); keep at least
   ``draw_min_keep``; returns go to the bottom of the ticket deck in the offered order.
-- *ticket id*: see ``games.engine.board`` (``"E12"``, ``"X7"``...).
+- *ticket id*: see ``games.engine.mapdata`` (``"E12"``, ``"X7"``...).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from ..board import Board
+from ..mapdata import Board
 
 # (long ticket indexes, regular ticket indexes) of a board for a variant
 TicketSelector = Callable[[Board], tuple[tuple[int, ...], tuple[int, ...]]]

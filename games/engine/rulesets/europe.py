@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ..board import Board
+from ..mapdata import Board
 from .base import RulesetConfig, VariantConfig
 
 COLORS = ("pink", "white", "blue", "yellow", "orange", "black", "red", "green")

@@ -78,7 +78,7 @@ class Board:
     attractions: frozenset[int]  # city indexes of tourist attractions (New York)
 
     def to_dict(self) -> dict:
-        """The JSON-ready map (see ``games.engine.board``)."""
+        """The JSON-ready map (``games.engine.board()`` returns it)."""
         names = [c.name for c in self.cities]
         return {
             "name": self.name,
