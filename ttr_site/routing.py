@@ -2,8 +2,10 @@
 
 from django.urls import path
 
+from games.routing import websocket_urlpatterns as games_patterns
 from ttr_site.accounts.consumers import NotificationConsumer
 
 websocket_urlpatterns = [
     path("ws/notifications/", NotificationConsumer.as_asgi()),
+    *games_patterns,
 ]

@@ -159,6 +159,9 @@ else:
     }
     CELERY_BROKER_URL = REDIS_URL
 
+# Seconds a bot waits before moving, so people can follow bot play.
+BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.8"))
+
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

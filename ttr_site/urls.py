@@ -7,9 +7,10 @@ from . import views
 
 urlpatterns = [
     path("", views.home, name="home"),
-    path("play/", views.coming_soon, {"section": "play"}, name="play"),
+    # "play/" and the table pages come from games.urls
     path("leagues/", views.coming_soon, {"section": "leagues"}, name="leagues"),
     path("tournaments/", views.coming_soon, {"section": "tournaments"}, name="tournaments"),
+    path("", include("games.urls")),
     path("accounts/", include("allauth.urls")),
     path("", include("ttr_site.accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),

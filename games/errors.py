@@ -1,0 +1,41 @@
+"""User errors of the live tables: expected, shown to the player, never a 500.
+
+Each carries a stable ``code`` (clients and translations key on it) and a clear message.
+Engine refusals (``games.engine.IllegalAction``) are reported the same way by the adapters.
+"""
+
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES = {
+    "not_found": _("There is no such table."),
+    "not_seated": _("You do not hold a seat at this table."),
+    "not_owner": _("Only the table's owner can do that."),
+    "table_full": _("This table is full."),
+    "already_seated": _("You already have a seat at this table."),
+    "table_not_open": _("This table is no longer taking players."),
+    "game_not_running": _("This game is not running."),
+    "stale_version": _("The game has moved on since your view; here is the current one."),
+    "not_enough_players": _("A game needs at least two seats filled."),
+    "private_table": _("This table is private; you need its invite link."),
+    "invalid_options": _("These table options are not valid: {detail}"),
+    "chat_too_long": _("Chat messages are limited to {limit} characters."),
+    "chat_empty": _("Write something first."),
+    "chat_rate_limited": _("You are sending messages too fast; wait a moment."),
+    "malformed_message": _("That message could not be understood: {detail}"),
+    "not_your_seat": _("That seat is not yours to play."),
+    "seat_taken": _("That seat is taken."),
+    "login_required": _("Log in to do that."),
+}
+
+
+class GameError(Exception):
+    """A user error of the live tables; ``code`` is stable, ``message`` is for people."""
+
+    def __init__(self, code: str, **params):
+        self.code = code
+        self.params = params
+        super().__init__(code)
+
+    @property
+    def message(self) -> str:
+        return str(MESSAGES[self.code]).format(**self.params)

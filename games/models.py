@@ -1,0 +1,208 @@
+"""Live tables: a table with its seats, the game played at it, and the game's event log.
+
+Terms: a *table* is the lobby object (rule set, seats, time control); a *seat* is one
+position at it, held by a user or a bot; the *game* holds the engine state and its
+*version*, bumped by every accepted action; a *game event* is one accepted action with what
+each audience may see of it (append-only).
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Ruleset(models.TextChoices):
+    EUROPE = "europe", _("Europe")
+    NEW_YORK = "new_york", _("New York")
+
+
+class Variant(models.TextChoices):
+    CLASSIC = "classic", _("Classic")
+    EUROPA_1912 = "europa_1912", _("Europa 1912")
+    EUROPE_EXTENDED = "europe_extended", _("Europe Extended")
+    MEGA_EUROPE = "mega_europe", _("Mega Europe")
+    BIG_CITIES = "big_cities", _("Big Cities")
+    NEW_YORK = "standard", _("Standard")
+
+
+class TimeControl(models.TextChoices):
+    REALTIME = "realtime", _("Real time")
+    TURN_BASED = "turn_based", _("Turn-based (days)")
+
+
+class BotLevel(models.TextChoices):
+    EASY = "easy", _("Easy bot")
+    MEDIUM = "medium", _("Medium bot")
+    HARD = "hard", _("Hard bot")
+
+
+class TableQuerySet(models.QuerySet):
+    def open_public(self):
+        return self.filter(status=Table.Status.OPEN, is_private=False)
+
+    def visible_to(self, user):
+        if user.is_authenticated:
+            return self.filter(models.Q(is_private=False) | models.Q(seats__user=user)).distinct()
+        return self.filter(is_private=False)
+
+
+class Table(models.Model):
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        CANCELLED = "cancelled", _("Cancelled")
+
+    ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.EUROPE)
+    variant = models.CharField(max_length=20, choices=Variant.choices, default=Variant.CLASSIC)
+    options = models.JSONField(default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField(default=4)
+    time_control = models.CharField(
+        max_length=12, choices=TimeControl.choices, default=TimeControl.REALTIME
+    )
+    move_seconds = models.PositiveIntegerField(default=90)
+    bank_seconds = models.PositiveIntegerField(default=0)
+    turn_hours = models.PositiveIntegerField(default=24)
+    rated = models.BooleanField(default=False)
+    is_private = models.BooleanField(default=False)
+    invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = TableQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "is_private"])]
+
+    def __str__(self):
+        return f"Table {self.pk} ({self.get_ruleset_display()}, {self.seat_count} seats)"
+
+    def get_absolute_url(self):
+        return reverse("table", kwargs={"table_id": self.pk})
+
+    @property
+    def is_full(self) -> bool:
+        return self.seats.count() >= self.seat_count
+
+    def seat_of(self, user) -> "Seat | None":
+        if not getattr(user, "is_authenticated", False):
+            return None
+        return next((s for s in self.seats.all() if s.user_id == user.pk), None)
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
+    abandoned = models.BooleanField(default=False)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                condition=models.Q(user__isnull=False),
+                name="seat_user_unique",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.table_id}:{self.position} {self.label}"
+
+    @property
+    def is_bot(self) -> bool:
+        """Played by a bot now: a bot seat, or a player's seat handed to a bot."""
+        return bool(self.bot_level) and (self.user_id is None or self.abandoned)
+
+    @property
+    def label(self) -> str:
+        if self.user_id is not None:
+            return self.user.public_name
+        return str(BotLevel(self.bot_level).label) if self.bot_level else "?"
+
+
+class Game(models.Model):
+    """The engine state of a table's game. Only ``games.services`` writes it."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    seed = models.BigIntegerField()
+    state = models.TextField(help_text="games.engine.to_json of the current state")
+    version = models.PositiveIntegerField(default=0)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"Game {self.pk} v{self.version}"
+
+
+class GameEvent(models.Model):
+    """One accepted action (append-only): what was done, and what each audience saw of it."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField(help_text="the game version this action produced")
+    seat = models.PositiveSmallIntegerField(null=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    by_bot = models.BooleanField(default=False)
+    action = models.JSONField()
+    public = models.JSONField(help_text="engine log entries as a spectator sees them")
+    private = models.JSONField(help_text="seat -> log entries as that seat sees them")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="game_event_seq_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.game_id}#{self.seq} {self.action.get('type')}"
+
+    def entries_for(self, seat: int | None) -> list:
+        if seat is None:
+            return self.public
+        return self.private.get(str(seat), self.public)
+
+
+class ChatMessage(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+
+    def as_message(self) -> dict:
+        return {
+            "id": self.pk,
+            "user": self.user.public_name,
+            "username": self.user.username,
+            "text": self.text,
+            "at": self.created_at.isoformat(),
+        }

@@ -1,0 +1,17 @@
+from django.urls import path
+
+from games import views
+
+urlpatterns = [
+    path("play/", views.lobby, name="play"),
+    path("play/new/", views.table_create, name="table_create"),
+    path("table/<int:table_id>/", views.table_page, name="table"),
+    path("table/<int:table_id>/join/", views.table_join, name="table_join"),
+    path("table/<int:table_id>/leave/", views.table_leave, name="table_leave"),
+    path("table/<int:table_id>/bot/", views.table_add_bot, name="table_add_bot"),
+    path("table/<int:table_id>/remove/", views.table_remove_seat, name="table_remove_seat"),
+    path("table/<int:table_id>/start/", views.table_start, name="table_start"),
+    path("table/<int:table_id>/replay/", views.table_replay, name="table_replay"),
+    path("table/<int:table_id>/invite/<str:token>/", views.table_invite, name="table_invite"),
+    path("api/tables/<int:table_id>/game/", views.game_detail_api, name="api_game"),
+]

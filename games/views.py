@@ -1,0 +1,200 @@
+"""Pages of the live tables: the lobby, the table page, the replay; plus the REST game view."""
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from rest_framework.decorators import api_view
+from rest_framework.response import Response
+
+from games import engine, services
+from games.errors import GameError
+from games.forms import TableForm
+from games.models import Game, Table
+from games.presenters import table_summary
+
+
+def lobby(request):
+    tables = (
+        Table.objects.open_public().select_related("owner").prefetch_related("seats__user")[:50]
+    )
+    playing = Table.objects.filter(status=Table.Status.PLAYING, is_private=False)[:20]
+    mine = []
+    if request.user.is_authenticated:
+        mine = Table.objects.filter(
+            seats__user=request.user, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
+        ).distinct()[:20]
+    return render(
+        request,
+        "games/lobby.html",
+        {"tables": tables, "playing": playing, "mine": mine, "form": TableForm()},
+    )
+
+
+@login_required
+def table_create(request):
+    form = TableForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = services.table_create(
+                owner=request.user,
+                ruleset=data["ruleset"],
+                variant=data["variant"],
+                seat_count=data["seat_count"],
+                time_control=data["time_control"],
+                move_seconds=data["move_seconds"] or 90,
+                turn_hours=data["turn_hours"] or 24,
+                is_private=data["is_private"],
+            )
+            if data["bots"]:
+                for _ in range(table.seat_count - 1):
+                    services.table_add_bot(table_id=table.pk, by=request.user, level=data["bots"])
+        except GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(table)
+    return render(request, "games/table_create.html", {"form": form})
+
+
+def _visible_table(request, table_id) -> Table:
+    table = get_object_or_404(Table.objects.prefetch_related("seats__user"), pk=table_id)
+    if table.is_private and table.seat_of(request.user) is None:
+        raise Http404
+    return table
+
+
+def table_page(request, table_id):
+    table = _visible_table(request, table_id)
+    summary = table_summary(table, request.user)
+    board = engine.board(table.ruleset)
+    return render(
+        request,
+        "games/table.html",
+        {"table": table, "summary": summary, "board": board, "summary_json": summary},
+    )
+
+
+def table_invite(request, table_id, token):
+    table = get_object_or_404(Table, pk=table_id, invite_token=token)
+    if not request.user.is_authenticated:
+        return redirect(f"/accounts/login/?next={request.path}")
+    if table.seat_of(request.user) is None and table.status == Table.Status.OPEN:
+        try:
+            services.table_join(table_id=table.pk, user=request.user, invite_token=token)
+        except GameError as exc:
+            messages.error(request, exc.message)
+    return redirect(table)
+
+
+def _table_action(request, table_id, call):
+    try:
+        call()
+    except GameError as exc:
+        messages.error(request, exc.message)
+    return redirect("table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_join(request, table_id):
+    return _table_action(
+        request, table_id, lambda: services.table_join(table_id=table_id, user=request.user)
+    )
+
+
+@login_required
+@require_POST
+def table_leave(request, table_id):
+    try:
+        services.table_leave(table_id=table_id, user=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("table", table_id=table_id)
+    return redirect("play")
+
+
+@login_required
+@require_POST
+def table_add_bot(request, table_id):
+    level = request.POST.get("level", "easy")
+    return _table_action(
+        request,
+        table_id,
+        lambda: services.table_add_bot(table_id=table_id, by=request.user, level=level),
+    )
+
+
+@login_required
+@require_POST
+def table_remove_seat(request, table_id):
+    try:
+        position = int(request.POST.get("position", ""))
+    except ValueError:
+        messages.error(request, GameError("malformed_message", detail="no seat given").message)
+        return redirect("table", table_id=table_id)
+    return _table_action(
+        request,
+        table_id,
+        lambda: services.table_remove_seat(table_id=table_id, by=request.user, position=position),
+    )
+
+
+@login_required
+@require_POST
+def table_start(request, table_id):
+    return _table_action(
+        request, table_id, lambda: services.table_start(table_id=table_id, by=request.user)
+    )
+
+
+def table_replay(request, table_id):
+    table = _visible_table(request, table_id)
+    game = get_object_or_404(Game, table=table)
+    if table.status != Table.Status.FINISHED:
+        raise Http404
+    events = list(game.events.order_by("seq").values("seq", "seat", "action"))
+    params = {"ruleset": table.ruleset, "variant": table.variant, "seats": table.seat_count,
+              "seed": game.seed, "options": table.options}  # fmt: skip
+    state = engine.new_game(**params)
+    frames = [engine.view_for(state, "all")]
+    for event in events:
+        engine.apply_action(state, event["seat"], event["action"])
+        frames.append(engine.view_for(state, "all"))
+    for frame in frames:
+        frame.pop("log", None)
+    return render(
+        request,
+        "games/replay.html",
+        {
+            "table": table,
+            "summary": table_summary(table, request.user),
+            "board": engine.board(table.ruleset),
+            "frames": frames,
+            "actions": [e["action"] | {"seat": e["seat"]} for e in events],
+            "log": engine.log_for(state, "all"),
+        },
+    )
+
+
+@api_view(["GET"])
+def game_detail_api(request, table_id):
+    """The caller's view of the game at a table, with its version (the socket's sync frame)."""
+    table = Table.objects.prefetch_related("seats__user").filter(pk=table_id).first()
+    if table is None or (table.is_private and table.seat_of(request.user) is None):
+        return Response({"code": "not_found", "message": str(GameError("not_found").message)},
+                        status=404)  # fmt: skip
+    game = Game.objects.filter(table=table).first()
+    if game is None:
+        return Response(
+            {"code": "game_not_running", "message": GameError("game_not_running").message},
+            status=409,
+        )
+    return Response(services.game_view_for_user(game=game, user=request.user))
+
+
+def json_dumps(value) -> str:
+    return json.dumps(value, separators=(",", ":"))
