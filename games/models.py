@@ -198,6 +198,9 @@ class ChatMessage(models.Model):
     class Meta:
         ordering = ["created_at", "id"]
 
+    def __str__(self):
+        return self.text
+
     def as_message(self) -> dict:
         return {
             "id": self.pk,
