@@ -34,6 +34,9 @@ SHAPES: dict[str, dict[str, type]] = {
     "pass": {},
 }
 
+FACEUP_SHAPE = {"source": str, "slot": int}
+FACEUP_ALLOWED = {"source", "slot", "color"}
+
 PHASE_ACTIONS: dict[str, frozenset] = {
     "setup": frozenset({"keep_tickets"}),
     "turn": frozenset({"draw_card", "claim_route", "draw_tickets", "build_station", "pass"}),
@@ -48,13 +51,24 @@ def _malformed(detail: str) -> IllegalAction:
     return IllegalAction("malformed_action", detail=detail)
 
 
-def _check_type(key: str, value, expected: type) -> None:
-    if expected is int:
-        ok = type(value) is int
-    else:
-        ok = isinstance(value, expected) and not isinstance(value, bool)
-    if not ok:
-        raise _malformed(f"{key!r} must be of type {expected.__name__}")
+def _type_ok(value, expected: type) -> bool:
+    # JSON types only: a bool is not an int (True == 1 in Python)
+    return type(value) is expected or (
+        expected is not int and isinstance(value, expected) and not isinstance(value, bool)
+    )
+
+
+def _shape_problem(action: dict, shape: dict, allowed: set) -> str | None:
+    """Why ``action`` does not fit ``shape`` (keys ``allowed`` besides "type"), or None."""
+    for key, expected in shape.items():
+        if key not in action:
+            return f"missing key {key!r}"
+        if not _type_ok(action[key], expected):
+            return f"{key!r} must be of type {expected.__name__}"
+    extra = [k for k in action if k != "type" and k not in allowed]
+    if extra:
+        return f"unexpected keys {sorted(map(str, extra))}"
+    return None
 
 
 def check_shape(action) -> str:
@@ -62,29 +76,23 @@ def check_shape(action) -> str:
     if not isinstance(action, dict):
         raise _malformed("an action must be an object")
     kind = action.get("type")
-    if not isinstance(kind, str):
+    if type(kind) is not str:
         raise _malformed("'type' must be a string")
     shape = SHAPES.get(kind)
     if shape is None:
         raise IllegalAction("unknown_action", action_type=kind)
-    allowed = set(shape)
-    if kind == "draw_card":
-        source = action.get("source")
-        if source == "faceup":
-            allowed |= {"slot", "color"}
-            _check_type("slot", action.get("slot"), int)
-            if "color" in action:
-                _check_type("color", action["color"], str)
-        elif source != "deck":
-            raise _malformed("'source' must be 'deck' or 'faceup'")
-    extra = set(action) - allowed - {"type"}
-    if extra:
-        raise _malformed(f"unexpected keys {sorted(map(str, extra))}")
-    for key, expected in shape.items():
-        if key not in action:
-            raise _malformed(f"missing key {key!r}")
-        _check_type(key, action[key], expected)
-    if kind == "keep_tickets" and not all(isinstance(t, str) for t in action["tickets"]):
+    allowed = shape.keys()
+    if kind == "draw_card" and action.get("source") == "faceup":
+        shape = FACEUP_SHAPE
+        allowed = FACEUP_ALLOWED
+        if "color" in action and type(action["color"]) is not str:
+            raise _malformed("'color' must be of type str")
+    problem = _shape_problem(action, shape, allowed)
+    if problem:
+        raise _malformed(problem)
+    if kind == "draw_card" and action["source"] not in ("deck", "faceup"):
+        raise _malformed("'source' must be 'deck' or 'faceup'")
+    if kind == "keep_tickets" and not all(type(t) is str for t in action["tickets"]):
         raise _malformed("'tickets' must be a list of ticket ids")
     return kind
 

@@ -70,15 +70,17 @@ STATE_VERSION = 1
 
 
 class GameState:
-    """One game. Fields are listed in ``FIELDS``; ``cfg``/``var``/``board`` are derived."""
+    """One game. Fields are listed in ``FIELDS``; the other slots are derived by ``bind``."""
 
-    __slots__ = (*FIELDS, "cfg", "var", "board")
+    __slots__ = (*FIELDS, "cfg", "var", "board", "wild", "card_names")
 
     def bind(self) -> GameState:
         """Attach the (immutable, shared) ruleset, variant and board objects."""
         self.cfg: RulesetConfig = RULESETS[self.ruleset]
         self.var: VariantConfig = self.cfg.variants[self.variant]
         self.board: Board = load_map(self.cfg.map_name)
+        self.wild: int = self.cfg.n_colors  # card index of the wild card
+        self.card_names: tuple = self.cfg.card_names
         return self
 
     def to_dict(self) -> dict:

@@ -70,7 +70,7 @@ def _private(state, seat: int) -> dict:
     offer = state.offers[seat]
     out = {
         "seat": seat,
-        "hand": {name: state.hands[seat][i] for i, name in enumerate(state.cfg.card_names)},
+        "hand": {name: state.hands[seat][i] for i, name in enumerate(state.card_names)},
         "tickets": _tickets_view(state, seat, state.tickets[seat]),
         "offered_tickets": None if offer is None else _tickets_view(state, seat, offer),
     }
@@ -104,7 +104,7 @@ def _pending(state, viewer) -> dict | None:
             "played": card_dict(state, t["played"]),
             "revealed": card_names(state, t["revealed"]),
             "extra": t["extra"],
-            "color": state.cfg.card_names[t["color"]],
+            "color": state.card_names[t["color"]],
         }
     if phase == "tickets":
         return {"type": "keep_tickets", "seat": state.current,

@@ -23,13 +23,13 @@ MAX_REFRESHES = 1000
 
 def card_dict(state, counts) -> dict:
     """Hand-shaped counts -> ``{colour name: count}`` (non-zero only), JSON-ready."""
-    names = state.cfg.card_names
+    names = state.card_names
     return {names[i]: k for i, k in enumerate(counts) if k}
 
 
 def card_names(state, cards) -> list:
     """Card indexes -> colour names."""
-    names = state.cfg.card_names
+    names = state.card_names
     return [names[c] for c in cards]
 
 
@@ -47,7 +47,7 @@ def draw_blind(state) -> int:
 
 
 def _refresh_possible(state) -> bool:
-    wild = state.cfg.n_colors
+    wild = state.wild
     row = [c for c in state.faceup if c >= 0]
     pool = len(state.deck) + len(state.discard) + len(row)
     pool_wild = state.deck.count(wild) + state.discard.count(wild) + row.count(wild)
@@ -57,7 +57,7 @@ def _refresh_possible(state) -> bool:
 
 def check_refresh(state) -> None:
     """Apply the 3-locomotive refresh rule to the face-up row (RULES.md 1.3.1)."""
-    wild = state.cfg.n_colors
+    wild = state.wild
     limit = state.cfg.faceup_wild_limit
     faceup = state.faceup
     for _ in range(MAX_REFRESHES):
@@ -73,7 +73,7 @@ def check_refresh(state) -> None:
 
 
 def faceup_names(state) -> list:
-    names = state.cfg.card_names
+    names = state.card_names
     return [names[c] if c >= 0 else None for c in state.faceup]
 
 
@@ -91,7 +91,7 @@ def can_draw(state, second: bool) -> bool:
     """Whether any card may be drawn (as the first or the second card of the action)."""
     if state.deck or state.discard:
         return True
-    wild = state.cfg.n_colors
+    wild = state.wild
     return any(c >= 0 and not (second and c == wild) for c in state.faceup)
 
 
@@ -100,8 +100,8 @@ def draw_actions(state, second: bool) -> list:
     out = []
     if state.deck or state.discard:
         out.append({"type": "draw_card", "source": "deck"})
-    wild = state.cfg.n_colors
-    names = state.cfg.card_names
+    wild = state.wild
+    names = state.card_names
     for slot, c in enumerate(state.faceup):
         if c >= 0 and not (second and c == wild):
             out.append({"type": "draw_card", "source": "faceup", "slot": slot, "color": names[c]})
@@ -120,10 +120,10 @@ def _validate_draw(state, action: dict, second: bool) -> int:
     card = state.faceup[slot]
     if card < 0:
         raise IllegalAction("empty_slot", slot=slot)
-    names = state.cfg.card_names
+    names = state.card_names
     if "color" in action and action["color"] != names[card]:
         raise IllegalAction("faceup_mismatch", slot=slot, actual=names[card], color=action["color"])
-    if second and card == state.cfg.n_colors:
+    if second and card == state.wild:
         raise IllegalAction("second_locomotive")
     return slot
 
@@ -133,7 +133,7 @@ def apply_draw(state, seat: int, action: dict) -> bool:
     second = state.phase == "draw2"
     slot = _validate_draw(state, action, second)
     hand = state.hands[seat]
-    names = state.cfg.card_names
+    names = state.card_names
     if slot < 0:
         entry = _log_draw(state, seat, source="deck")
         card = draw_blind(state)
@@ -148,7 +148,7 @@ def apply_draw(state, seat: int, action: dict) -> bool:
     hand[card] += 1
     # a face-up wild taken first ends the action; so does the second card, or having
     # no card left to take (the "only 1 card available" case)
-    if second or (slot >= 0 and card == state.cfg.n_colors) or not can_draw(state, True):
+    if second or (slot >= 0 and card == state.wild) or not can_draw(state, True):
         return True
     state.phase = "draw2"
     return False

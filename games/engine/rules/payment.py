@@ -22,7 +22,7 @@ def parse_cards(state, raw) -> list:
     """Validate the shape of a cards dict; return counts. Raise ``malformed_action``."""
     if not isinstance(raw, dict) or not raw:
         raise IllegalAction("malformed_action", detail="'cards' must be a non-empty object")
-    index = card_index(state.cfg.card_names)
+    index = card_index(state.card_names)
     counts = [0] * len(index)
     for name, count in raw.items():
         i = index.get(name) if isinstance(name, str) else None
@@ -42,7 +42,7 @@ def card_index(names: tuple) -> dict:
 
 def payment_color(state, counts) -> int:
     """The colour of a one-colour payment; raise ``mixed_colors`` otherwise."""
-    wild = state.cfg.n_colors
+    wild = state.wild
     used = [i for i in range(wild) if counts[i]]
     if len(used) > 1:
         raise IllegalAction("mixed_colors")

@@ -59,47 +59,79 @@ def _closed_reason(state, seat: int, index: int) -> str | None:
     return None
 
 
-def claim_options(state, seat: int):
-    """Yield ``(row, colour, wilds)`` for every legal claim of the seat."""
+@cache
+def route_groups(board, colors: tuple) -> tuple:
+    """Routes grouped by what a payment for them depends on.
+
+    ``((length, ferry, colour, ((index, id, twin), ...)), ...)``, sorted by length, colour
+    (-1 gray first) and ferry locomotives.
+    """
+    groups: dict = {}
+    for index, rid, _, _, length, color, ferry, _, twin in route_rows(board, colors):
+        groups.setdefault((length, color, ferry), []).append((index, rid, twin))
+    return tuple(
+        (length, ferry, color, tuple(members))
+        for (length, color, ferry), members in sorted(groups.items())
+    )
+
+
+def _claims(state, seat: int, first_only: bool = False) -> list:
+    """``(route id, cards dicts)`` for every route the seat can claim now.
+
+    Payment options depend only on (length, ferry locomotives, colour) and the hand: they are
+    computed once per route group, and a group the hand cannot pay for is skipped whole.
+    This is the engine's hottest path.
+    """
     hand = state.hands[seat]
-    wild = state.cfg.n_colors
-    trains = state.trains[seat]
-    owner = state.owner
-    single = state.n <= state.cfg.single_double_max_players
-    all_colors = range(wild)
+    wild = state.wild
     w = hand[wild]
     total = sum(hand)
-    for row in route_rows(state.board, state.cfg.colors):
-        index, _, _, _, length, color, ferry, _, twin = row
-        if owner[index] != -1 or length > trains or length > total or ferry > w:
+    trains = state.trains[seat]
+    maxlen = trains if trains < total else total
+    owner = state.owner
+    single = state.n <= state.cfg.single_double_max_players
+    names = state.card_names
+    wname = names[wild]
+    all_colors = range(wild)
+    out = []
+    for length, ferry, color, members in route_groups(state.board, state.cfg.colors):
+        if length > maxlen:
+            break
+        if ferry > w or (color >= 0 and hand[color] + w < length):
             continue
-        if twin >= 0 and owner[twin] != -1 and (single or owner[twin] == seat):
-            continue
-        colors = all_colors if color < 0 else (color,)
-        for c, k in options(hand, wild, length, ferry, colors):
-            yield row, c, k
+        payments = None
+        for index, rid, twin in members:
+            if owner[index] != -1:
+                continue
+            if twin >= 0 and owner[twin] != -1 and (single or owner[twin] == seat):
+                continue
+            if payments is None:
+                colors = all_colors if color < 0 else (color,)
+                payments = [
+                    {wname: length}
+                    if c == wild
+                    else ({names[c]: length - k, wname: k} if k else {names[c]: length})
+                    for c, k in options(hand, wild, length, ferry, colors)
+                ]
+                if not payments:
+                    break
+            out.append((rid, payments))
+            if first_only:
+                return out
+    return out
 
 
 def claim_actions(state, seat: int) -> list:
     """The legal claim_route actions, one per route and payment option."""
-    names = state.cfg.card_names
-    wild = state.cfg.n_colors
-    wname = names[wild]
-    out = []
-    for row, c, k in claim_options(state, seat):
-        length = row[4]
-        if c == wild:
-            cards = {wname: length}
-        elif k:
-            cards = {names[c]: length - k, wname: k}
-        else:
-            cards = {names[c]: length}
-        out.append({"type": "claim_route", "route": row[1], "cards": cards})
-    return out
+    return [
+        {"type": "claim_route", "route": rid, "cards": cards.copy()}
+        for rid, payments in _claims(state, seat)
+        for cards in payments
+    ]
 
 
 def can_claim(state, seat: int) -> bool:
-    return next(claim_options(state, seat), None) is not None
+    return bool(_claims(state, seat, first_only=True))
 
 
 def _validate_claim(state, seat: int, route_id, counts) -> tuple:
@@ -118,9 +150,9 @@ def _validate_claim(state, seat: int, route_id, counts) -> tuple:
     if sum(counts) != length:
         raise IllegalAction("wrong_card_count", expected=length, got=sum(counts))
     paid = payment_color(state, counts)
-    wild = state.cfg.n_colors
+    wild = state.wild
     if color >= 0 and paid not in (color, wild):
-        names = state.cfg.card_names
+        names = state.card_names
         raise IllegalAction("wrong_color", route=route_id, needed=names[color], color=names[paid])
     if counts[wild] < ferry:
         raise IllegalAction("ferry_locomotives", route=route_id, needed=ferry)
@@ -155,7 +187,7 @@ def apply_claim(state, seat: int, route_id: int, counts) -> bool:
         if card < 0:
             break
         revealed.append(card)
-    wild = state.cfg.n_colors
+    wild = state.wild
     extra = revealed.count(wild) + (revealed.count(paid) if paid != wild else 0)
     state.tunnel = {
         "route": row[0],
@@ -182,7 +214,7 @@ def apply_claim(state, seat: int, route_id: int, counts) -> bool:
 def tunnel_options(state, seat: int) -> list:
     """Affordable extra payments ``(colour, wilds)`` for the pending tunnel."""
     t = state.tunnel
-    wild = state.cfg.n_colors
+    wild = state.wild
     hand = state.hands[seat]
     extra = t["extra"]
     if t["color"] == wild:
@@ -191,8 +223,8 @@ def tunnel_options(state, seat: int) -> list:
 
 
 def tunnel_actions(state, seat: int) -> list:
-    names = state.cfg.card_names
-    wild = state.cfg.n_colors
+    names = state.card_names
+    wild = state.wild
     extra = state.tunnel["extra"]
     out = []
     for c, k in tunnel_options(state, seat):
@@ -212,9 +244,9 @@ def apply_pay_tunnel(state, seat: int, counts) -> bool:
     if sum(counts) != t["extra"]:
         raise IllegalAction("wrong_card_count", expected=t["extra"], got=sum(counts))
     paid = payment_color(state, counts)
-    wild = state.cfg.n_colors
+    wild = state.wild
     if paid not in (t["color"], wild):
-        names = state.cfg.card_names
+        names = state.card_names
         route_id = state.board.routes[t["route"]].id
         raise IllegalAction(
             "wrong_color", route=route_id, needed=names[t["color"]], color=names[paid]

@@ -25,7 +25,7 @@ def station_options(state, seat: int) -> list:
     """Affordable payment options ``(colour, wilds)`` for the seat's next station."""
     if state.stations_left[seat] <= 0:
         return []
-    wild = state.cfg.n_colors
+    wild = state.wild
     return options(state.hands[seat], wild, station_cost(state, seat), 0, range(wild))
 
 
@@ -37,8 +37,8 @@ def station_actions(state, seat: int) -> list:
     pays = station_options(state, seat)
     if not pays:
         return []
-    names = state.cfg.card_names
-    wild = state.cfg.n_colors
+    names = state.card_names
+    wild = state.wild
     cost = station_cost(state, seat)
     payments = []
     for c, k in pays:

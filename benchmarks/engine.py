@@ -1,0 +1,114 @@
+"""Engine speed: full 4-player Classic games with uniformly random legal decisions.
+
+Run from the repository root::
+
+    python benchmarks/engine.py [--games N] [--seed S] [--seats K] [--variant V] [--profile]
+
+Prints games per second on one core (the decision loop included), the median time of
+``legal_actions`` and of ``apply_action``, and the worst final-scoring time (measured by
+re-running ``final_scores`` on each finished game). The random choices use a seeded
+``random.Random`` here, outside the engine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import games.engine as E  # noqa: E402
+from games.engine.scoring import final_scores  # noqa: E402
+
+
+def play(seed: int, seats: int, variant: str):
+    """One game; return (state, steps)."""
+    rng = random.Random(seed)
+    state = E.new_game(variant=variant, seats=seats, seed=seed)
+    steps = 0
+    while state.phase != "over":
+        current = E.current_seats(state)
+        seat = current[0] if len(current) == 1 else rng.choice(current)
+        actions = E.legal_actions(state, seat)
+        E.apply_action(state, seat, rng.choice(actions))
+        steps += 1
+    return state, steps
+
+
+def timed_play(seed: int, seats: int, variant: str, legal_times: list, apply_times: list):
+    """One game timing every legal_actions and apply_action call."""
+    rng = random.Random(seed)
+    state = E.new_game(variant=variant, seats=seats, seed=seed)
+    clock = time.perf_counter_ns
+    while state.phase != "over":
+        current = E.current_seats(state)
+        seat = current[0] if len(current) == 1 else rng.choice(current)
+        t0 = clock()
+        actions = E.legal_actions(state, seat)
+        t1 = clock()
+        E.apply_action(state, seat, rng.choice(actions))
+        t2 = clock()
+        legal_times.append(t1 - t0)
+        apply_times.append(t2 - t1)
+    return state
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--variant", default="classic")
+    parser.add_argument("--profile", action="store_true", help="cProfile the untimed run")
+    args = parser.parse_args(argv)
+    seeds = range(args.seed, args.seed + args.games)
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        cProfile.runctx(
+            "for s in seeds: play(s, args.seats, args.variant)", globals(), locals(), "/tmp/e.prof"
+        )
+        pstats.Stats("/tmp/e.prof").sort_stats("tottime").print_stats(20)
+        return
+
+    start = time.perf_counter()
+    total_steps = 0
+    finished = []
+    for seed in seeds:
+        state, steps = play(seed, args.seats, args.variant)
+        total_steps += steps
+        finished.append(state)
+    elapsed = time.perf_counter() - start
+
+    legal_times: list = []
+    apply_times: list = []
+    for seed in seeds[: max(1, len(seeds) // 3)]:
+        timed_play(seed, args.seats, args.variant, legal_times, apply_times)
+
+    worst = 0.0
+    for state in finished:
+        t0 = time.perf_counter()
+        final_scores(state, "benchmark")
+        worst = max(worst, time.perf_counter() - t0)
+
+    rows = [
+        ("games", f"{args.games} x {args.seats}-player {args.variant}"),
+        ("games/s (one core)", f"{args.games / elapsed:,.1f}"),
+        ("decisions/game (mean)", f"{total_steps / args.games:,.0f}"),
+        ("legal_actions median", f"{statistics.median(legal_times) / 1000:,.1f} µs"),
+        ("apply_action median", f"{statistics.median(apply_times) / 1000:,.1f} µs"),
+        ("final scoring worst", f"{worst * 1000:,.2f} ms"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+
+
+if __name__ == "__main__":
+    main()
