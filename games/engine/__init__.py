@@ -78,8 +78,8 @@ Log entries
 ===========
 ``{"seq": i, "seat": s or null, "type": t, ...}``; engine events have ``seat`` null unless
 tied to a seat. Types and public keys: ``game_start`` (ruleset, variant, seats), ``deal``
-(cards, tickets; private: hand, tickets), ``setup`` (first_seat, faceup), ``keep_tickets``
-(kept, returned; private: tickets, returned), ``play_start`` (first_seat), ``draw_card``
+(hand_count, ticket_count; private: hand, tickets), ``setup`` (first_seat, faceup), ``keep_tickets``
+(kept_count, returned_count; private: tickets, returned), ``play_start`` (first_seat), ``draw_card``
 (source, slot, color, replacement; private for deck draws: color), ``reshuffle`` (count),
 ``faceup_refresh`` (discarded, faceup), ``claim_route`` (route, cards), ``tunnel_attempt``
 (route, cards, revealed, extra), ``pay_tunnel`` (route, cards), ``decline_tunnel`` (route),

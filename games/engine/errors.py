@@ -24,7 +24,6 @@ REASON_CODES: dict[str, str] = {
     "stale_phase": "A {action_type} action is not possible in phase {phase}.",
     # drawing train cards (RULES.md 1.3.1)
     "deck_empty": "The deck and the discard pile are empty: no card can be drawn blind.",
-    "no_card_available": "No train card can be drawn.",
     "invalid_slot": "Face-up slot {slot!r} does not exist.",
     "empty_slot": "Face-up slot {slot} is empty.",
     "faceup_mismatch": "Face-up slot {slot} holds {actual}, not {color}.",
@@ -49,7 +48,6 @@ REASON_CODES: dict[str, str] = {
     "unknown_city": "There is no city {city!r}.",
     "city_has_station": "{city} already has a station.",
     "no_stations_left": "You have no stations left.",
-    "stations_disabled": "This ruleset has no stations.",
     # passing (RULES.md 1.4 Decision)
     "pass_not_allowed": "You can still act, so you cannot pass.",
     # new_game

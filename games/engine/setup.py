@@ -142,8 +142,8 @@ def new_game(*, ruleset="europe", variant="classic", seats=4, seed=0, options=No
                 "hand": card_dict(s, s.hands[seat]),
                 "tickets": ticket_ids(s, s.offers[seat]),
             },
-            cards=sum(s.hands[seat]),
-            tickets=len(s.offers[seat]),
+            hand_count=sum(s.hands[seat]),
+            ticket_count=len(s.offers[seat]),
         )
     s.log_event(None, "setup", first_seat=s.first, faceup=faceup_names(s))
     return s

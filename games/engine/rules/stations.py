@@ -59,8 +59,6 @@ def station_actions(state, seat: int) -> list:
 
 
 def apply_build(state, seat: int, city: str, counts) -> bool:
-    if state.cfg.stations == 0:
-        raise IllegalAction("stations_disabled")
     ci = state.board.city_index.get(city)
     if ci is None:
         raise IllegalAction("unknown_city", city=city)

@@ -82,8 +82,8 @@ def apply_keep(state, seat: int, chosen: list) -> bool:
         seat,
         "keep_tickets",
         secret={"tickets": ticket_ids(state, kept), "returned": ticket_ids(state, returned)},
-        kept=len(kept),
-        returned=len(returned),
+        kept_count=len(kept),
+        returned_count=len(returned),
     )
     if state.phase != "setup":
         state.ticket_deck[:0] = returned[::-1]  # first returned ends up at the very bottom
