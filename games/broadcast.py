@@ -42,12 +42,12 @@ def view_frame(state, version: int, seat, since: int = 0) -> dict:
             "log_start": since, "log": log, "legal": legal}  # fmt: skip
 
 
-def game_changed(table_id: int, version: int, state, since: int) -> None:
-    """Push each seat its own view and the spectators the public one."""
+def game_changed(table_id: int, version: int, state, since: int, clock: dict) -> None:
+    """Push each seat its own view and the spectators the public one, with the clock."""
     for seat in range(state.n):
-        frame = view_frame(state, version, seat, since)
+        frame = view_frame(state, version, seat, since) | {"clock": clock}
         _send(seat_group(table_id, seat), {"type": "frame", "frame": frame})
-    frame = view_frame(state, version, None, since)
+    frame = view_frame(state, version, None, since) | {"clock": clock}
     _send(public_group(table_id), {"type": "frame", "frame": frame})
 
 

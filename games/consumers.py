@@ -152,10 +152,10 @@ class TableConsumer(JsonFrameConsumer):
 
     @database_sync_to_async
     def _sync_frame(self):
-        game = Game.objects.filter(table_id=self.table_id).first()
+        game = Game.objects.filter(table_id=self.table_id).select_related("table").first()
         if game is None:
             return None
-        return broadcast.view_frame(engine.from_json(game.state), game.version, self.seat)
+        return services.game_frame(game=game, seat=self.seat)
 
     async def _send_table(self) -> None:
         summary = await database_sync_to_async(self._table_summary)()

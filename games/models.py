@@ -116,6 +116,7 @@ class Seat(models.Model):
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
     abandoned = models.BooleanField(default=False)
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    bank_left = models.FloatField(default=0.0, help_text="seconds left in the time bank")
     joined_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -152,6 +153,7 @@ class Game(models.Model):
     state = models.TextField(help_text="games.engine.to_json of the current state")
     version = models.PositiveIntegerField(default=0)
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -169,6 +171,7 @@ class GameEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     by_bot = models.BooleanField(default=False)
+    by_timeout = models.BooleanField(default=False)
     action = models.JSONField()
     public = models.JSONField(help_text="engine log entries as a spectator sees them")
     private = models.JSONField(help_text="seat -> log entries as that seat sees them")

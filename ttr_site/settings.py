@@ -47,6 +47,17 @@ def env_int(name: str, default: int) -> int:
         raise ImproperlyConfigured(f"{name} must be a whole number, not {raw!r}.") from None
 
 
+def env_float(name: str, default: float) -> float:
+    """A number variable; a malformed value is a configuration error."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}.") from None
+
+
 DEBUG = env_bool("DEBUG", default=False)
 
 SECRET_KEY = env.str("SECRET_KEY", default="")
@@ -160,7 +171,11 @@ else:
     CELERY_BROKER_URL = REDIS_URL
 
 # Seconds a bot waits before moving, so people can follow bot play.
-BOT_MOVE_DELAY = float(os.environ.get("BOT_MOVE_DELAY", "0.8"))
+BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", default=0.8)
+# A bot that has not moved after this long is moved by the deadline sweep (lost task).
+BOT_STALL_SECONDS = env_float("BOT_STALL_SECONDS", default=30.0)
+# Timeouts in a row after which a seat is handed to a bot for the rest of the game.
+TIMEOUTS_BEFORE_ABANDON = env_int("TIMEOUTS_BEFORE_ABANDON", default=3)
 
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -174,6 +189,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
     "CELERY_BEAT_SCHEDULE_FILENAME", default=str(VAR_DIR / "celerybeat-schedule")
 )
 CELERY_BEAT_SCHEDULE = {
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
     "clear-expired-sessions": {
         "task": "ttr_site.accounts.tasks.clear_expired_sessions",
         "schedule": 6 * 3600,

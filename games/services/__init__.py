@@ -1,0 +1,38 @@
+"""Use cases of the live tables: the only code that changes a table, a seat or a game.
+
+Every write locks its aggregate (the table row, or the game row for moves: one writer per
+table), checks the caller's right to act, and schedules pushes and tasks with
+``transaction.on_commit`` so nothing is announced that was rolled back.
+"""
+
+from games.services.chat import CHAT_BURST, CHAT_LIMIT, chat_post
+from games.services.moves import (
+    game_frame,
+    game_handle_timeout,
+    game_submit_action,
+    game_view_for_user,
+)
+from games.services.tables import (
+    table_add_bot,
+    table_create,
+    table_join,
+    table_leave,
+    table_remove_seat,
+    table_start,
+)
+
+__all__ = [
+    "CHAT_BURST",
+    "CHAT_LIMIT",
+    "chat_post",
+    "game_frame",
+    "game_handle_timeout",
+    "game_submit_action",
+    "game_view_for_user",
+    "table_add_bot",
+    "table_create",
+    "table_join",
+    "table_leave",
+    "table_remove_seat",
+    "table_start",
+]

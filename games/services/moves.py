@@ -1,0 +1,274 @@
+"""Game use cases: moves, timeouts and seats handed to bots. The only code that changes a game.
+
+Every change locks the game row (one writer per table), checks the version the caller saw,
+lets the engine decide, stores the state with an append-only event, bumps the version and
+sets the next deadline; after commit it pushes each audience its view and queues the bot and
+timeout tasks (ARCHITECTURE.md, "One move, end to end").
+"""
+
+import logging
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games import broadcast, clocks, engine
+from games.engine.bots import choose_action
+from games.errors import GameError
+from games.models import BotLevel, Game, GameEvent, Seat, Table
+
+log = logging.getLogger(__name__)
+
+
+def game_submit_action(
+    *, game_id: int, action, expected_version, user=None, bot_seat: int | None = None
+) -> Game:
+    """Apply one action for the user's seat (or a bot's seat) if based on the current version.
+
+    Raises ``GameError`` (stale version, not seated, not running) or the engine's
+    ``IllegalAction``; either way nothing changes.
+    """
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise GameError("malformed_message", detail="'version' must be a whole number")
+    if not isinstance(action, dict):
+        raise GameError("malformed_message", detail="'action' must be an object")
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if game.table.status != Table.Status.PLAYING:
+            raise GameError("game_not_running")
+        if expected_version != game.version:
+            raise GameError("stale_version")
+        seats = _seats(game.table)
+        seat = _acting_seat(seats, user, bot_seat)
+        state = engine.from_json(game.state)
+        _apply(game, seats, seat, state, action, user=user)
+    return game
+
+
+def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
+    """Resolve the overdue decisions of a game, if it is still at ``expected_version``.
+
+    The compare-and-set on the version (under the row lock) makes duplicate and late runs do
+    nothing. Each overdue human seat gets the medium bot's choice (a tunnel payment is
+    declined: RULES.md 1.3.2 Decision) and one more timeout in a row; at
+    ``TIMEOUTS_BEFORE_ABANDON`` the seat is handed to a bot. Overdue bots simply move.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        game = _locked_game(game_id)
+        if (
+            game.version != expected_version
+            or game.table.status != Table.Status.PLAYING
+            or game.deadline is None
+            or game.deadline > now
+        ):
+            return False
+        seats = _seats(game.table)
+        state = engine.from_json(game.state)
+        overdue = [
+            seats[p]
+            for p in engine.current_seats(state)
+            if clocks.seat_deadline(
+                game.table, game.turn_started_at, seats[p].bank_left, seats[p].is_bot
+            )
+            <= now
+        ]
+        for seat in overdue:
+            _resolve_turn(game, seats, seat, state)
+        return bool(overdue)
+
+
+def _resolve_turn(game, seats, seat: Seat, state) -> None:
+    """Play the overdue seat's whole pending decision (all steps of its turn): one timeout."""
+    human = not seat.is_bot
+    first = True
+    started = game.turn_started_at
+    while (
+        seat.position in engine.current_seats(state)
+        and game.turn_started_at == started  # a new turn of the same seat is not overdue
+        and not engine.is_terminal(state)
+    ):
+        action = _timeout_action(state, seat)
+        _apply(game, seats, seat, state, action, timed_out=human, count_timeout=first)
+        first = False
+        if not human:
+            return  # a bot's later steps come from its own task, as usual
+
+
+def game_seat_leave(*, table: Table, seat: Seat) -> None:
+    """A player leaves a running game: the seat is handed to a bot (caller holds the lock)."""
+    game = Game.objects.select_for_update().get(table=table)
+    _abandon(seat)
+    seats = _seats(table)
+    state = engine.from_json(game.state)
+    _set_clock(game, table, seats, state, timezone.now(), restart=False)
+    game.save(update_fields=["deadline"])
+    version = game.version
+    since = len(state.log)
+    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since))
+
+
+def game_opened(*, game: Game, table: Table, state) -> None:
+    """Start the clocks of a game just dealt (caller holds the table lock)."""
+    seats = _seats(table)
+    for seat in seats.values():
+        seat.bank_left = float(table.bank_seconds)
+        seat.save(update_fields=["bank_left"])
+    _set_clock(game, table, seats, state, timezone.now(), restart=True)
+    game.save(update_fields=["deadline", "turn_started_at"])
+    transaction.on_commit(lambda: _after_commit(game, table, seats, 0, state, since=0))
+
+
+def game_view_for_user(*, game: Game, user) -> dict:
+    """The caller's view (their seat's, or a spectator's) with the version it belongs to."""
+    seat = game.table.seat_of(user)
+    return game_frame(game=game, seat=seat.position if seat and not seat.abandoned else None)
+
+
+def game_frame(*, game: Game, seat: int | None) -> dict:
+    """A full sync frame for ``seat`` (``None``: spectator): the view, its version, the clock."""
+    frame = broadcast.view_frame(engine.from_json(game.state), game.version, seat)
+    frame["clock"] = clocks.clock_summary(game.table, game, game.table.seats.all())
+    return frame
+
+
+# --- internals ------------------------------------------------------------------------------
+
+
+def _locked_game(game_id: int) -> Game:
+    try:
+        return Game.objects.select_for_update().select_related("table").get(pk=game_id)
+    except Game.DoesNotExist:
+        raise GameError("not_found") from None
+
+
+def _seats(table: Table) -> dict[int, Seat]:
+    return {s.position: s for s in table.seats.select_related("user")}
+
+
+def _acting_seat(seats: dict[int, Seat], user, bot_seat: int | None) -> Seat:
+    if bot_seat is not None:
+        seat = seats.get(bot_seat)
+        if seat is None or not seat.is_bot:
+            raise GameError("not_your_seat")
+        return seat
+    if user is None or not user.is_authenticated:
+        raise GameError("login_required")
+    seat = next((s for s in seats.values() if s.user_id == user.pk), None)
+    if seat is None:
+        raise GameError("not_seated")
+    if seat.abandoned:
+        raise GameError("not_your_seat")
+    return seat
+
+
+def _timeout_action(state, seat: Seat) -> dict:
+    legal = engine.legal_actions(state, seat.position)
+    decline = next((a for a in legal if a["type"] == "decline_tunnel"), None)
+    if decline is not None and not seat.is_bot:
+        return decline
+    level = seat.bot_level or BotLevel.MEDIUM
+    view = engine.view_for(state, seat.position)
+    return choose_action(level, view, legal, seed=state.seed ^ len(state.log))
+
+
+def _apply(
+    game, seats, seat, state, action, *, user=None, timed_out=False, count_timeout=True
+) -> None:
+    """Apply ``action`` for ``seat`` to the locked ``game``; store, log, re-clock, announce."""
+    table = game.table
+    now = timezone.now()
+    since = len(state.log)
+    engine.apply_action(state, seat.position, action)
+    game.version += 1
+    game.state = engine.to_json(state)
+    _charge(table, game, seat, now, timed_out, count_timeout)
+    # The clock restarts when a turn begins, not for the later steps of a turn (second card,
+    # tunnel payment, keeping tickets) nor when one of the seats choosing at set-up is done.
+    _set_clock(game, table, seats, state, now, restart=state.phase == "turn")
+    if engine.is_terminal(state):
+        game.deadline = None
+        table.status = Table.Status.FINISHED
+        table.finished_at = now
+        table.save(update_fields=["status", "finished_at"])
+        transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))
+    game.save(update_fields=["state", "version", "deadline", "turn_started_at", "updated_at"])
+    _record_event(game, seat, user, action, state, since, timed_out)
+    version = game.version
+    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since))
+
+
+def _charge(table, game, seat: Seat, now, timed_out: bool, count_timeout: bool) -> None:
+    """Update the acting seat's bank and its run of timeouts (one per timed-out turn)."""
+    if seat.is_bot or (timed_out and not count_timeout):
+        return
+    seat.bank_left = clocks.bank_after_move(table, game.turn_started_at, now, seat.bank_left)
+    if timed_out:
+        seat.timeouts_in_row += 1
+        if seat.timeouts_in_row >= settings.TIMEOUTS_BEFORE_ABANDON:
+            _abandon(seat)
+            return
+    else:
+        seat.timeouts_in_row = 0
+    seat.save(update_fields=["bank_left", "timeouts_in_row"])
+
+
+def _abandon(seat: Seat) -> None:
+    """Hand the seat to a bot for the rest of the game (RULES.md 1.7); ratings see it last."""
+    seat.abandoned = True
+    seat.bot_level = seat.bot_level or BotLevel.MEDIUM
+    seat.save(update_fields=["abandoned", "bot_level", "timeouts_in_row", "bank_left"])
+    user = seat.user
+    if user is not None:
+        from ttr_site.accounts.services import notification_send
+
+        notification_send(
+            user=user,
+            text=_("A bot took over your seat at table %(id)s.") % {"id": seat.table_id},
+            url=seat.table.get_absolute_url(),
+        )
+
+
+def _set_clock(game, table, seats, state, now, *, restart: bool) -> None:
+    if restart or game.turn_started_at is None:
+        game.turn_started_at = now
+    deciding = [seats[p] for p in engine.current_seats(state)]
+    game.deadline = clocks.game_deadline(table, game.turn_started_at, deciding)
+
+
+def _record_event(game, seat, user, action, state, since, timed_out) -> None:
+    public = engine.log_for(state, None, since)
+    private = {}
+    for position in range(state.n):
+        entries = engine.log_for(state, position, since)
+        if entries != public:
+            private[str(position)] = entries
+    GameEvent.objects.create(
+        game=game,
+        seq=game.version,
+        seat=seat.position,
+        user=user if user is not None and user.is_authenticated else None,
+        by_bot=user is None and not timed_out,
+        by_timeout=timed_out,
+        action=action,
+        public=public,
+        private=private,
+    )
+
+
+def _after_commit(game, table, seats, version, state, since) -> None:
+    """Push every audience its view, then queue bot moves, the timeout and turn notices."""
+    from games import tasks
+
+    clock = clocks.clock_summary(table, game, seats.values())
+    broadcast.game_changed(table.pk, version, state, since, clock)
+    if engine.is_terminal(state):
+        return
+    tasks.schedule_bots(game.pk, version, state)
+    if game.deadline is not None:
+        tasks.turn_timeout.apply_async((game.pk, version), eta=game.deadline)
+    if table.time_control != clocks.REALTIME:
+        humans = [p for p in engine.current_seats(state) if not seats[p].is_bot]
+        if humans:
+            tasks.notify_turn.delay(table.pk, version, humans)

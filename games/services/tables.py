@@ -1,0 +1,189 @@
+"""Table use cases: open, join, leave, bots, start. One writer per table (its row lock)."""
+
+import secrets
+
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast, engine
+from games.errors import GameError
+from games.models import BotLevel, Game, Seat, Table, TimeControl
+from games.services.moves import game_opened, game_seat_leave
+
+
+def table_create(
+    *,
+    owner,
+    ruleset: str = "europe",
+    variant: str = "classic",
+    seat_count: int = 4,
+    options: dict | None = None,
+    time_control: str = TimeControl.REALTIME,
+    move_seconds: int = 90,
+    bank_seconds: int = 0,
+    turn_hours: int = 24,
+    rated: bool = False,
+    is_private: bool = False,
+) -> Table:
+    """Open a table with the owner in seat 0."""
+    options = options or {}
+    _check_options(ruleset, variant, seat_count, options)
+    with transaction.atomic():
+        table = Table.objects.create(
+            owner=owner,
+            ruleset=ruleset,
+            variant=variant,
+            seat_count=seat_count,
+            options=options,
+            time_control=time_control,
+            move_seconds=move_seconds,
+            bank_seconds=bank_seconds,
+            turn_hours=turn_hours,
+            rated=rated,
+            is_private=is_private,
+        )
+        Seat.objects.create(table=table, position=0, user=owner)
+        transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))
+    return table
+
+
+def _check_options(ruleset, variant, seat_count, options) -> None:
+    """Ask the engine itself whether it can set up this game (one source of truth)."""
+    try:
+        engine.new_game(ruleset=ruleset, variant=variant, seats=seat_count, seed=0, options=options)
+    except engine.EngineError as exc:
+        raise GameError("invalid_options", detail=exc.message) from None
+    except (TypeError, ValueError) as exc:
+        raise GameError("invalid_options", detail=str(exc)) from None
+
+
+def _locked_table(table_id: int) -> Table:
+    try:
+        return Table.objects.select_for_update().get(pk=table_id)
+    except Table.DoesNotExist:
+        raise GameError("not_found") from None
+
+
+def _free_position(table: Table) -> int:
+    taken = set(table.seats.values_list("position", flat=True))
+    return next(p for p in range(table.seat_count) if p not in taken)
+
+
+def table_join(*, table_id: int, user, invite_token: str | None = None) -> Seat:
+    """Take a free seat; the game starts by itself when the last seat is filled."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.OPEN:
+            raise GameError("table_not_open")
+        if table.is_private and invite_token != table.invite_token:
+            raise GameError("private_table")
+        if table.seats.filter(user=user).exists():
+            raise GameError("already_seated")
+        if table.is_full:
+            raise GameError("table_full")
+        seat = Seat.objects.create(table=table, position=_free_position(table), user=user)
+        if table.is_full:
+            _start(table)
+        _announce_table(table)
+    return seat
+
+
+def table_leave(*, table_id: int, user) -> None:
+    """Give up a seat. Before the start it is freed (an owner who leaves closes the table);
+    during the game a bot plays it on and it counts as abandoned (RULES.md 1.7)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = table.seat_of(user)
+        if seat is None:
+            raise GameError("not_seated")
+        if table.status == Table.Status.PLAYING:
+            if seat.abandoned:
+                raise GameError("not_your_seat")
+            game_seat_leave(table=table, seat=seat)
+            _announce_table(table)
+            return
+        if table.status != Table.Status.OPEN:
+            raise GameError("table_not_open")
+        seat.delete()
+        if table.owner_id == user.pk:
+            table.status = Table.Status.CANCELLED
+            table.save(update_fields=["status"])
+        _announce_table(table)
+
+
+def table_add_bot(*, table_id: int, by, level: str = BotLevel.EASY) -> Seat:
+    """The owner fills a free seat with a bot; the game starts when the table is full."""
+    if level not in BotLevel.values:
+        raise GameError("invalid_options", detail=f"unknown bot level {level!r}")
+    with transaction.atomic():
+        table = _owned_open_table(table_id, by)
+        if table.is_full:
+            raise GameError("table_full")
+        seat = Seat.objects.create(table=table, position=_free_position(table), bot_level=level)
+        if table.is_full:
+            _start(table)
+        _announce_table(table)
+    return seat
+
+
+def table_remove_seat(*, table_id: int, by, position: int) -> None:
+    """The owner removes a bot or a player (not themself) before the start."""
+    with transaction.atomic():
+        table = _owned_open_table(table_id, by)
+        seat = table.seats.filter(position=position).first()
+        if seat is None or seat.user_id == by.pk:
+            raise GameError("invalid_options", detail=f"no removable seat {position}")
+        seat.delete()
+        _announce_table(table)
+
+
+def table_start(*, table_id: int, by) -> Game:
+    """The owner starts the game with the seats filled so far (at least two)."""
+    with transaction.atomic():
+        table = _owned_open_table(table_id, by)
+        game = _start(table)
+        _announce_table(table)
+    return game
+
+
+def _owned_open_table(table_id: int, user) -> Table:
+    table = _locked_table(table_id)
+    if table.owner_id != user.pk:
+        raise GameError("not_owner")
+    if table.status != Table.Status.OPEN:
+        raise GameError("table_not_open")
+    return table
+
+
+def _start(table: Table) -> Game:
+    """Close the seats up to positions 0..n-1 and deal. Caller holds the table lock."""
+    seats = list(table.seats.order_by("position"))
+    if len(seats) < 2:
+        raise GameError("not_enough_players")
+    for position, seat in enumerate(seats):
+        if seat.position != position:
+            seat.position = position
+            seat.save(update_fields=["position"])
+    seed = secrets.randbits(62)
+    try:
+        state = engine.new_game(
+            ruleset=table.ruleset,
+            variant=table.variant,
+            seats=len(seats),
+            seed=seed,
+            options=table.options,
+        )
+    except engine.EngineError as exc:
+        raise GameError("invalid_options", detail=exc.message) from None
+    table.seat_count = len(seats)
+    table.status = Table.Status.PLAYING
+    table.started_at = timezone.now()
+    table.save(update_fields=["seat_count", "status", "started_at"])
+    game = Game.objects.create(table=table, seed=seed, state=engine.to_json(state), version=0)
+    game_opened(game=game, table=table, state=state)
+    return game
+
+
+def _announce_table(table: Table) -> None:
+    transaction.on_commit(lambda: broadcast.table_changed(table.pk))
+    transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))

@@ -1,0 +1,146 @@
+"""Deadlines, timeouts and seats handed to bots (games.services.game_handle_timeout)."""
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import engine, services
+from games.errors import GameError
+from games.models import Game, GameEvent, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(cast):
+    table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=30)
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    return Game.objects.get(table=table)
+
+
+def overdue(game):
+    Game.objects.filter(pk=game.pk).update(
+        deadline=timezone.now() - timedelta(seconds=1),
+        turn_started_at=timezone.now() - timedelta(hours=1),
+    )
+    game.refresh_from_db()
+
+
+def test_a_new_game_has_a_deadline_for_the_set_up_choice(game):
+    assert game.turn_started_at is not None
+    seconds = (game.deadline - game.turn_started_at).total_seconds()
+    assert seconds == pytest.approx(30)
+
+
+def test_a_timeout_before_the_deadline_does_nothing(game):
+    assert services.game_handle_timeout(game_id=game.pk, expected_version=0) is False
+    game.refresh_from_db()
+    assert game.version == 0
+
+
+def test_an_overdue_set_up_choice_is_made_for_every_silent_seat(game):
+    overdue(game)
+    assert services.game_handle_timeout(game_id=game.pk, expected_version=0) is True
+    game.refresh_from_db()
+    assert game.version == 2  # both seats kept tickets
+    events = GameEvent.objects.filter(game=game)
+    assert all(e.by_timeout and e.action["type"] == "keep_tickets" for e in events)
+    assert [s.timeouts_in_row for s in Seat.objects.filter(table=game.table)] == [1, 1]
+    state = engine.from_json(game.state)
+    assert state.phase == "turn"
+
+
+def test_a_duplicate_or_late_timeout_does_nothing(game):
+    overdue(game)
+    services.game_handle_timeout(game_id=game.pk, expected_version=0)
+    game.refresh_from_db()
+    before = (game.version, game.state)
+    overdue(game)
+    assert services.game_handle_timeout(game_id=game.pk, expected_version=0) is False
+    game.refresh_from_db()
+    assert (game.version, game.state) == before
+
+
+def test_three_timeouts_in_a_row_hand_the_seat_to_a_bot(game, cast):
+    # Set-up (both seats time out), then one timed-out turn each: the first player to move
+    # reaches three timeouts on their second turn.
+    for _ in range(4):
+        overdue(game)
+        services.game_handle_timeout(game_id=game.pk, expected_version=game.version)
+        game.refresh_from_db()
+    state = engine.from_json(game.state)
+    seats = {s.user.username: s for s in Seat.objects.filter(table=game.table)}
+    abandoned = [name for name, s in seats.items() if s.abandoned]
+    assert len(abandoned) == 1, "exactly the first player timed out three turns in a row"
+    timed_out_turns = GameEvent.objects.filter(game=game, by_timeout=True).values("seat")
+    assert {e["seat"] for e in timed_out_turns} == {0, 1}
+    for name in abandoned:
+        assert seats[name].bot_level == "medium" and seats[name].is_bot
+        assert cast[name].notifications.filter(text__contains="bot took over").exists()
+        # The player can no longer move for that seat.
+        with pytest.raises(GameError) as err:
+            legal = engine.legal_actions(state, seats[name].position) or [{"type": "pass"}]
+            services.game_submit_action(game_id=game.pk, user=cast[name], action=legal[0],
+                                        expected_version=game.version)  # fmt: skip
+        assert err.value.code == "not_your_seat"
+
+
+def test_a_move_resets_the_run_of_timeouts(game, cast):
+    overdue(game)
+    services.game_handle_timeout(game_id=game.pk, expected_version=0)
+    game.refresh_from_db()
+    state = engine.from_json(game.state)
+    (seat,) = engine.current_seats(state)
+    user = Seat.objects.get(table=game.table, position=seat).user
+    services.game_submit_action(game_id=game.pk, user=user,
+                                action=engine.legal_actions(state, seat)[0],
+                                expected_version=game.version)  # fmt: skip
+    assert Seat.objects.get(table=game.table, position=seat).timeouts_in_row == 0
+
+
+def test_a_timed_out_tunnel_payment_is_declined(cast):
+    table = services.table_create(owner=cast["alice"], seat_count=2)
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    game = Game.objects.get(table=table)
+    state = _state_waiting_for_tunnel_payment(game.seed)
+    Game.objects.filter(pk=game.pk).update(state=engine.to_json(state))
+    game.refresh_from_db()
+    (seat,) = engine.current_seats(state)
+    overdue(game)
+    services.game_handle_timeout(game_id=game.pk, expected_version=game.version)
+    event = GameEvent.objects.get(game=game)
+    assert (event.seat, event.action, event.by_timeout) == (seat, {"type": "decline_tunnel"}, True)
+
+
+def _state_waiting_for_tunnel_payment(seed):
+    rng = random.Random(seed)
+    for attempt in range(200):
+        state = engine.new_game(seats=2, seed=seed + attempt)
+        while not engine.is_terminal(state):
+            seat = engine.current_seats(state)[0]
+            legal = engine.legal_actions(state, seat)
+            if state.phase == "tunnel" and any(a["type"] == "pay_tunnel" for a in legal):
+                return state
+            tunnels = [a for a in legal if a["type"] == "claim_route"
+                       and engine.board("europe")["routes"][a["route"] - 1]["tunnel"]]  # fmt: skip
+            engine.apply_action(state, seat, rng.choice(tunnels or legal))
+    raise AssertionError("no tunnel payment found")
+
+
+def test_a_player_who_leaves_a_running_game_is_replaced_by_a_bot(game, cast):
+    services.table_leave(table_id=game.table_id, user=cast["bob"])
+    seat = Seat.objects.get(table=game.table, user=cast["bob"])
+    assert seat.abandoned and seat.is_bot
+    game.table.refresh_from_db()
+    assert game.table.status == "playing"
+
+
+def test_the_sweep_handles_overdue_games(game):
+    from games.tasks import sweep_deadlines
+
+    overdue(game)
+    assert sweep_deadlines() == 1
+    game.refresh_from_db()
+    assert game.version == 2
