@@ -72,7 +72,7 @@ STATE_VERSION = 1
 class GameState:
     """One game. Fields are listed in ``FIELDS``; the other slots are derived by ``bind``."""
 
-    __slots__ = (*FIELDS, "cfg", "var", "board", "wild", "card_names")
+    __slots__ = (*FIELDS, "cfg", "var", "board", "wild", "card_names", "route_groups", "single")
 
     def bind(self) -> GameState:
         """Attach the (immutable, shared) ruleset, variant and board objects."""
@@ -81,6 +81,12 @@ class GameState:
         self.board: Board = load_map(self.cfg.map_name)
         self.wild: int = self.cfg.n_colors  # card index of the wild card
         self.card_names: tuple = self.cfg.card_names
+        # hot-path lookups (see rules.routes): route groups, and whether a claimed twin
+        # closes its double route for everyone (2-3 players, RULES.md 1.3.2)
+        from .rules.routes import route_groups
+
+        self.route_groups: tuple = route_groups(self.board, self.cfg.colors)
+        self.single: bool = self.n <= self.cfg.single_double_max_players
         return self
 
     def to_dict(self) -> dict:

@@ -85,16 +85,17 @@ def _claims(state, seat: int, first_only: bool = False) -> list:
     hand = state.hands[seat]
     wild = state.wild
     w = hand[wild]
-    total = sum(hand)
+    # a payment is one colour plus wild cards: nothing longer than that fits
+    most = max(hand[:wild]) + w
     trains = state.trains[seat]
-    maxlen = trains if trains < total else total
+    maxlen = trains if trains < most else most
     owner = state.owner
-    single = state.n <= state.cfg.single_double_max_players
+    single = state.single
     names = state.card_names
     wname = names[wild]
     all_colors = range(wild)
     out = []
-    for length, ferry, color, members in route_groups(state.board, state.cfg.colors):
+    for length, ferry, color, members in state.route_groups:
         if length > maxlen:
             break
         if ferry > w or (color >= 0 and hand[color] + w < length):

@@ -11,6 +11,8 @@ Terms:
 
 from __future__ import annotations
 
+from functools import cache
+
 from ..errors import IllegalAction
 from .cards import card_dict
 from .payment import check_holds, options, pay, payment_color
@@ -48,14 +50,18 @@ def station_actions(state, seat: int) -> list:
             payments.append({names[c]: cost - k, names[wild]: k})
         else:
             payments.append({names[c]: cost})
-    out = []
-    cities = state.board.cities
-    for ci, owner in enumerate(state.station_at):
-        if owner == -1:
-            name = cities[ci].name
-            for cards in payments:
-                out.append({"type": "build_station", "city": name, "cards": dict(cards)})
-    return out
+    names = city_names(state.board)
+    return [
+        {"type": "build_station", "city": names[ci], "cards": cards.copy()}
+        for ci, owner in enumerate(state.station_at)
+        if owner == -1
+        for cards in payments
+    ]
+
+
+@cache
+def city_names(board) -> tuple:
+    return tuple(c.name for c in board.cities)
 
 
 def apply_build(state, seat: int, city: str, counts) -> bool:
