@@ -49,6 +49,8 @@ def redact_entry(entry: dict, viewer) -> dict:
 def log_for(state, viewer, since: int = 0) -> list:
     """Log entries from index ``since`` redacted for ``viewer``."""
     check_viewer(state, viewer)
+    if type(since) is not int or since < 0:
+        raise IllegalAction("malformed_action", detail="'since' must be a non-negative int")
     return [redact_entry(e, viewer) for e in state.log[since:]]
 
 

@@ -104,6 +104,10 @@ def test_every_log_entry_has_seq_seat_and_type():
         assert [e["seq"] for e in log] == list(range(len(s.log)))
         assert all({"seq", "seat", "type"} <= set(e) and "secret" not in e for e in log)
     assert E.log_for(s, 0, since=10) == E.log_for(s, 0)[10:]
+    assert E.log_for(s, 0, since=len(s.log)) == []
+    for bad in (-1, "3", None, True):
+        with pytest.raises(E.IllegalAction):
+            E.log_for(s, 0, since=bad)
 
 
 def test_final_result_is_in_the_view_once_over():
