@@ -77,14 +77,28 @@ Turn actions (phase ``turn``; one per turn):
 Log entries
 ===========
 ``{"seq": i, "seat": s or null, "type": t, ...}``; engine events have ``seat`` null unless
-tied to a seat. Types and public keys: ``game_start`` (ruleset, variant, seats), ``deal``
-(hand_count, ticket_count; private: hand, tickets), ``setup`` (first_seat, faceup), ``keep_tickets``
-(kept_count, returned_count; private: tickets, returned), ``play_start`` (first_seat), ``draw_card``
-(source, slot, color, replacement; private for deck draws: color), ``reshuffle`` (count),
-``faceup_refresh`` (discarded, faceup), ``claim_route`` (route, cards), ``tunnel_attempt``
-(route, cards, revealed, extra), ``pay_tunnel`` (route, cards), ``decline_tunnel`` (route),
-``draw_tickets`` (count; private: tickets), ``build_station`` (city, cards), ``pass``,
-``last_round`` (trains_left), ``game_end`` (reason, scores, ranks).
+tied to a seat. Private facts are shown only to that seat (and to ``"all"``). Types and
+public keys:
+
+- ``game_start`` (ruleset, variant, seats); ``deal`` (hand_count, ticket_count; private:
+  hand, tickets); ``setup`` (first_seat, faceup); ``play_start`` (first_seat)
+- ``keep_tickets`` (kept_count, returned_count; private: tickets, returned)
+- ``draw_card`` (source, slot, color, replacement; private for deck draws: color)
+- ``reshuffle`` (count); ``faceup_refresh`` (discarded, faceup)
+- ``claim_route`` (route, cards); ``tunnel_attempt`` (route, cards, revealed, extra);
+  ``pay_tunnel`` (route, cards); ``decline_tunnel`` (route)
+- ``draw_tickets`` (count; private: tickets); ``build_station`` (city, cards); ``pass``
+- ``last_round`` (trains_left); ``game_end`` (reason, scores, ranks)
+
+Phases and engine decisions
+===========================
+Phases: ``setup`` -> ``turn`` (-> ``draw2`` | ``tickets`` | ``tunnel``) -> ... -> ``over``.
+Card counts must be positive ints (zero entries are malformed). Mega Europe's set-up is one
+``keep_tickets`` over the 2 long + 5 regular tickets (at most 1 long; 2 regular with a long,
+else 3). Set-up returns that go under the deck (Mega Europe, Big Cities) are shuffled
+together once every seat has chosen. The deck is reshuffled from the discard when a card is
+needed; empty face-up slots are refilled at the end of a turn. Further decisions are
+documented in the module that implements them (``rules/``, ``scoring``).
 """
 
 from __future__ import annotations
