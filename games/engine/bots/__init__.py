@@ -1,8 +1,11 @@
 """Bots: choose an action from a seat's own view and its legal actions only.
 
-Terms: *level* names a bot (``easy`` for now; ``medium`` and ``hard`` come with the bots
-issue and fall back to ``easy`` until then); a bot never sees the state, only what
-``view_for(state, seat)`` shows that seat, so it cannot peek at hidden cards.
+Terms: *level* names a bot: ``easy`` (legal, sensible moves, no planning), ``medium``
+(plans cheapest paths for its tickets and draws what they need), ``hard`` (medium's planner
+with completion odds from Monte-Carlo draws over the unseen cards, ticket and end-game
+judgement, longest-path play and cheap blocking). A bot never sees the state, only what
+``view_for(state, seat)`` shows that seat (plus the public board), so it cannot peek at
+hidden cards; its randomness comes from ``seed`` only, so a decision is reproducible.
 """
 
 from __future__ import annotations
@@ -10,8 +13,9 @@ from __future__ import annotations
 import random
 
 from .easy import choose as _easy
+from .medium import choose as _medium
 
-LEVELS = {"easy": _easy, "medium": _easy, "hard": _easy}
+LEVELS = {"easy": _easy, "medium": _medium, "hard": _medium}
 
 
 def choose_action(level: str, view: dict, legal: list[dict], seed: int = 0) -> dict:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..mapdata import Board, Ticket, load_map
+from ..mapdata import Board, load_map
 from ..rulesets import RULESETS
 
 
@@ -48,10 +48,6 @@ class Seen:
     total_trains: int
     total_cards: list  # every card of the game by card index
 
-    @property
-    def me(self) -> int:
-        return self.seat
-
     def mine(self, route: int) -> bool:
         return self.owner[route] == self.seat
 
@@ -66,16 +62,9 @@ class Seen:
         return [max(0, k) for k in pool]
 
     def final_turn(self) -> bool:
-        """Whether this is the seat's last turn of the game (RULES.md 1.4)."""
-        lr = self.last_round
-        if not lr.get("active"):
-            return False
-        left = lr.get("turns_left") or 0
-        return left <= 1 or self._turns_until_end() <= 1
-
-    def _turns_until_end(self) -> int:
-        # turns_left counts every seat's remaining turns; mine is the first of them now
-        return self.last_round.get("turns_left") or 0
+        """Whether this turn is the seat's last (RULES.md 1.4: once the last round is on,
+        every seat, the trigger included, plays exactly one more turn)."""
+        return bool(self.last_round.get("active"))
 
 
 def read(view: dict) -> Seen:
@@ -126,7 +115,3 @@ def read(view: dict) -> Seen:
         total_trains=cfg.trains,
         total_cards=[cfg.cards_per_color] * cfg.n_colors + [cfg.wild_cards],
     )
-
-
-def ticket_list(seen: Seen) -> list[Ticket]:
-    return seen.tickets

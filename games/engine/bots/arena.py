@@ -1,0 +1,154 @@
+"""Bot-against-bot games and their statistics (pure: used by ``manage.py bot_arena``,
+``benchmarks/bots.py`` and the tests).
+
+Terms:
+- *line-up*: the level of each seat, e.g. ``("hard", "medium", "medium", "medium")``.
+- *rotation*: game ``g`` seats the line-up shifted by ``g % seats``, so each level sits in
+  every position equally often; the ``seats`` games of one rotation share one deal seed
+  (``seed + g // seats``), which makes the comparison paired and lowers the variance.
+- *win*: finishing with rank 1 (RULES.md 1.5.5, tie-breaks included). When seats still share
+  rank 1 after every tie-break, each of them is counted as a winner (``shared_wins`` says how
+  often that happened).
+- *Wilson interval*: the 95% score interval of a binomial proportion (Wilson 1927), which
+  behaves well near 0 and 1 and for small samples.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+
+from .. import apply_action, current_seats, final_result, legal_actions, new_game, view_for
+from . import choose_action
+
+MAX_DECISIONS = 5000  # a safety net: real games take a few hundred decisions
+
+
+def lineup_for(levels, game: int) -> list:
+    k = game % len(levels)
+    return list(levels[-k:] + levels[:-k]) if k else list(levels)
+
+
+def play_game(levels, seed: int, variant: str = "classic", ruleset: str = "europe") -> dict:
+    """Play one game; the seats' levels are ``levels``; return its record."""
+    state = new_game(ruleset=ruleset, variant=variant, seats=len(levels), seed=seed)
+    times: list[list[float]] = [[] for _ in levels]
+    decisions = 0
+    while state.phase != "over" and decisions < MAX_DECISIONS:
+        for seat in current_seats(state):
+            legal = legal_actions(state, seat)
+            view = view_for(state, seat)
+            bot_seed = (seed * 1_000_003 + decisions * 31 + seat) & 0xFFFFFFFF
+            start = time.perf_counter()
+            action = choose_action(levels[seat], view, legal, seed=bot_seed)
+            times[seat].append(time.perf_counter() - start)
+            apply_action(state, seat, action)
+            decisions += 1
+            if state.phase != "setup":
+                break
+    if state.phase != "over":
+        raise RuntimeError(f"game {seed} did not finish in {MAX_DECISIONS} decisions")
+    return _record(levels, seed, final_result(state), times, state.turn)
+
+
+def _record(levels, seed, result, times, turns) -> dict:
+    players = result["players"]
+    winners = [p["seat"] for p in players if p["rank"] == 1]
+    return {
+        "seed": seed,
+        "levels": list(levels),
+        "turns": turns,
+        "reason": result["reason"],
+        "winners": winners,
+        "seats": [
+            {
+                "level": levels[p["seat"]],
+                "score": p["score"],
+                "rank": p["rank"],
+                "completed": p["completed_tickets"],
+                "held": len(p["tickets"]),
+                "longest_bonus": p["longest_path_bonus"] > 0,
+                "stations": p["stations_built"],
+                "times": times[p["seat"]],
+            }
+            for p in players
+        ],
+    }
+
+
+def play_rotated(args) -> dict:
+    """One game of a rotated series: ``args = (levels, game, seed, variant)``."""
+    levels, game, seed, variant = args
+    return play_game(lineup_for(tuple(levels), game), seed + game // len(levels), variant)
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of ``wins`` out of ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def summarize(records: list) -> dict:
+    """Per level: seat-games, wins, win rate and CI, scores, tickets, decision times."""
+    out: dict[str, dict] = {}
+    for rec in records:
+        shared = len(rec["winners"]) > 1
+        for seat in rec["seats"]:
+            row = out.setdefault(seat["level"], _empty_row())
+            row["games"] += 1
+            row["wins"] += seat["rank"] == 1
+            row["shared_wins"] += seat["rank"] == 1 and shared
+            row["scores"].append(seat["score"])
+            row["completed"] += seat["completed"]
+            row["held"] += seat["held"]
+            row["longest"] += seat["longest_bonus"]
+            row["stations"] += seat["stations"]
+            row["times"].extend(seat["times"])
+    for row in out.values():
+        _finish_row(row)
+    return out
+
+
+def _empty_row() -> dict:
+    keys = ("games", "wins", "shared_wins", "completed", "held", "longest", "stations")
+    return {**dict.fromkeys(keys, 0), "scores": [], "times": []}
+
+
+def _finish_row(row: dict) -> None:
+    n = row["games"]
+    times = sorted(row.pop("times"))
+    scores = row.pop("scores")
+    row["win_rate"] = row["wins"] / n if n else 0.0
+    row["ci"] = wilson(row["wins"], n)
+    row["avg_score"] = statistics.fmean(scores) if scores else 0.0
+    row["avg_completed"] = row["completed"] / n if n else 0.0
+    row["avg_held"] = row["held"] / n if n else 0.0
+    row["completion"] = row["completed"] / row["held"] if row["held"] else 0.0
+    row["moves"] = len(times)
+    row["median_ms"] = 1000 * statistics.median(times) if times else 0.0
+    row["p90_ms"] = 1000 * times[int(0.9 * (len(times) - 1))] if times else 0.0
+    row["worst_ms"] = 1000 * times[-1] if times else 0.0
+
+
+def format_table(summary: dict) -> str:
+    """The per-level table printed by ``bot_arena``."""
+    head = (
+        f"{'level':<8}{'games':>6}{'wins':>6}{'win rate':>9}  {'95% CI':<15}{'avg score':>10}"
+        f"{'tickets done/held':>19}{'compl.':>8}{'moves':>8}{'median ms':>10}{'worst ms':>9}"
+    )
+    lines = [head, "-" * len(head)]
+    for level, row in summary.items():
+        lo, hi = row["ci"]
+        lines.append(
+            f"{level:<8}{row['games']:>6}{row['wins']:>6}{row['win_rate']:>9.1%}  "
+            f"{f'[{lo:.1%}, {hi:.1%}]':<15}{row['avg_score']:>10.1f}"
+            f"{row['avg_completed']:>10.2f} / {row['avg_held']:<6.2f}{row['completion']:>8.1%}"
+            f"{row['moves']:>8}{row['median_ms']:>10.2f}{row['worst_ms']:>9.1f}"
+        )
+    return "\n".join(lines)
