@@ -39,6 +39,7 @@ class LiveSite:
         self.processes: list[subprocess.Popen] = []
         self.logs: list[Path] = []
         self._dbname = None
+        self._workers = 0
         self.env = self._environment(extra_env or {})
 
     def _environment(self, extra: dict) -> dict:
@@ -53,6 +54,7 @@ class LiveSite:
             env["DATABASE_URL"] = _with_path(os.environ["DATABASE_URL"], self._dbname)
             # A Redis database of its own, so queued tasks of other tests never meet this site.
             env["REDIS_URL"] = _with_path(os.environ["REDIS_URL"], "7")
+            env["CELERY_QUEUE"] = self._dbname
         env.update(extra)
         return env
 
@@ -84,6 +86,13 @@ class LiveSite:
         self.logs.append(log)
 
     def start(self) -> "LiveSite":
+        try:
+            return self._start()
+        except BaseException:
+            self.stop()  # never leave a half-started site consuming someone else's tasks
+            raise
+
+    def _start(self) -> "LiveSite":
         if self._dbname:
             _admin_sql(f'CREATE DATABASE "{self._dbname}"')
             _redis_flush(self.env["REDIS_URL"])
@@ -91,24 +100,49 @@ class LiveSite:
         serve = [sys.executable, "manage.py", "serve", "--port", str(self.port)]
         self._spawn("web", serve)
         if self.mode == "production":
-            self._spawn(
-                "worker",
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "ttr_site",
-                    "worker",
-                    "--pool=threads",
-                    "--concurrency=4",
-                    "--loglevel=INFO",
-                    "--without-mingle",
-                    "--without-gossip",
-                ],
-            )
+            self.start_worker()
+            beat = ["-m", "celery", "-A", "ttr_site", "beat", "--loglevel=INFO"]
+            schedule = str(self.workdir / "celerybeat-schedule")
+            self._spawn("beat", [sys.executable, *beat, "--schedule", schedule])
         self._wait_until_up()
         return self
+
+    def start_worker(self) -> None:
+        """A Celery worker process (production mode), as ``celery -A ttr_site worker``."""
+        self._workers += 1
+        options = ["--pool=threads", "--concurrency=4", "--loglevel=INFO", "--without-mingle",
+                   "--without-gossip", "-n", f"w{self._workers}@%h"]  # fmt: skip
+        self._spawn(
+            f"worker{self._workers}",
+            [sys.executable, "-m", "celery", "-A", "ttr_site", "worker", *options],
+        )
+
+    def kill_worker(self) -> None:
+        """SIGKILL the newest worker: no chance to finish or hand back its tasks."""
+        index = self.logs.index(self.workdir / f"worker{self._workers}.log")
+        process = self.processes[index]
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+    def sql(self, query: str, params: tuple = ()) -> list[tuple]:
+        """Read the site's own database directly (the test never writes through this)."""
+        url = self.env["DATABASE_URL"]
+        if url.startswith("sqlite"):
+            import sqlite3
+
+            with sqlite3.connect(urlparse(url).path) as connection:
+                return connection.execute(query.replace("%s", "?"), params).fetchall()
+        with psycopg.connect(url) as connection:
+            return connection.execute(query, params).fetchall()
+
+    def wait_for(self, predicate, timeout: float = 60, what: str = "condition"):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = predicate()
+            if value:
+                return value
+            time.sleep(0.25)
+        raise AssertionError(f"{what} did not happen in {timeout}s:\n{self.output()[-4000:]}")
 
     def _wait_until_up(self, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -128,7 +162,7 @@ class LiveSite:
     def _worker_ready(self) -> bool:
         if self.mode != "production":
             return True
-        return "ready." in (self.workdir / "worker.log").read_text()
+        return "ready." in (self.workdir / f"worker{self._workers}.log").read_text()
 
     def output(self) -> str:
         return "\n".join(log.read_text(errors="replace") for log in self.logs if log.exists())

@@ -153,6 +153,8 @@ if EMBEDDED:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "ttr_site.embedded.ThreadSafeInMemoryChannelLayer"}}
     CELERY_BROKER_URL = "memory://"
+    # The in-memory transport polls; the default 1 s would hold every bot move for a second.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"polling_interval": 0.02}
 else:
     CACHES = {
         "default": {
@@ -177,10 +179,13 @@ BOT_STALL_SECONDS = env_float("BOT_STALL_SECONDS", default=30.0)
 # Timeouts in a row after which a seat is handed to a bot for the rest of the game.
 TIMEOUTS_BEFORE_ABANDON = env_int("TIMEOUTS_BEFORE_ABANDON", default=3)
 
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
-CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Timeout tasks wait in the worker until their deadline and count against the prefetch
+# window; a window of 1 per thread would let them block fresh bot moves.
+CELERY_WORKER_PREFETCH_MULTIPLIER = 8
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

@@ -266,9 +266,10 @@ def _after_commit(game, table, seats, version, state, since) -> None:
     if engine.is_terminal(state):
         return
     tasks.schedule_bots(game.pk, version, state)
+    humans = [p for p in engine.current_seats(state) if not seats[p].is_bot]
+    if not humans:
+        return  # bots move by their own task; a lost one is caught by the sweep
     if game.deadline is not None:
         tasks.turn_timeout.apply_async((game.pk, version), eta=game.deadline)
     if table.time_control != clocks.REALTIME:
-        humans = [p for p in engine.current_seats(state) if not seats[p].is_bot]
-        if humans:
-            tasks.notify_turn.delay(table.pk, version, humans)
+        tasks.notify_turn.delay(table.pk, version, humans)

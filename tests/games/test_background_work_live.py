@@ -1,0 +1,100 @@
+"""Bots and timeouts on a live site with a real Celery worker (and beat), not a mock.
+
+Production mode: uvicorn, a Celery worker and beat over Redis, PostgreSQL. Embedded mode:
+the one ``manage.py serve`` process (worker and beat in threads, in-memory broker).
+"""
+
+import json
+
+import pytest
+
+from games import engine
+from tests.live import LiveSite
+
+LIVE = [pytest.mark.postgres, pytest.mark.redis]
+FAST = {"BOT_MOVE_DELAY": "0.02", "BOT_STALL_SECONDS": "3"}
+
+CREATE = """
+from games import services
+from games.models import Game
+from ttr_site.accounts.models import User
+owner = User.objects.create_user("owner", "owner@example.com", "pw-long-enough-1")
+table = services.table_create(owner=owner, seat_count={seats}, move_seconds={move_seconds})
+for _ in range({seats} - 1):
+    services.table_add_bot(table_id=table.pk, by=owner, level="easy")
+{after}
+print("GAME", Game.objects.get(table=table).pk)
+"""
+
+
+def create_game(site, *, seats, move_seconds=90, owner_leaves=False):
+    after = "services.table_leave(table_id=table.pk, user=owner)" if owner_leaves else ""
+    code = CREATE.format(seats=seats, move_seconds=move_seconds, after=after)
+    out = site.manage("shell", "--no-imports", "-c", code)
+    return int(out.split("GAME")[1].split()[0])
+
+
+def game_row(site, game_id):
+    (row,) = site.sql(
+        "SELECT g.version, g.state, g.seed, t.status FROM games_game g "
+        "JOIN games_table t ON t.id = g.table_id WHERE g.id = %s",
+        (game_id,),
+    )
+    return row
+
+
+def assert_history_is_whole(site, game_id):
+    """No move lost or applied twice: events 1..version, and replaying them from the seed
+    gives exactly the stored state."""
+    version, state_json, seed, _ = game_row(site, game_id)
+    events = site.sql(
+        "SELECT seq, seat, action FROM games_gameevent WHERE game_id = %s ORDER BY seq",
+        (game_id,),
+    )
+    assert [e[0] for e in events] == list(range(1, version + 1))
+    stored = engine.from_json(state_json)
+    actions = [(seat, a if isinstance(a, dict) else json.loads(a)) for _, seat, a in events]
+    replayed = engine.replay(
+        {"ruleset": "europe", "variant": stored.variant, "seats": stored.n, "seed": seed},
+        actions,
+    )
+    assert engine.to_json(replayed) == state_json
+
+
+@pytest.mark.parametrize("mode", [pytest.param("production", marks=LIVE), "embedded"])
+def test_a_silent_player_times_out_three_times_and_a_bot_finishes_the_game(mode, tmp_path):
+    site = LiveSite(mode, tmp_path, extra_env=FAST).start()
+    try:
+        game_id = create_game(site, seats=2, move_seconds=2)
+        site.wait_for(lambda: game_row(site, game_id)[3] == "finished", timeout=120,
+                      what="the game finishing")  # fmt: skip
+        ((abandoned, timeouts),) = site.sql(
+            "SELECT s.abandoned, (SELECT count(*) FROM games_gameevent e JOIN games_game g "
+            "ON g.id = e.game_id WHERE g.id = %s AND e.seat = s.position AND e.by_timeout) "
+            "FROM games_seat s JOIN games_game g ON g.table_id = s.table_id "
+            "WHERE g.id = %s AND s.user_id IS NOT NULL",
+            (game_id, game_id),
+        )
+        assert abandoned in (True, 1)
+        assert timeouts >= 3  # three timed-out turns (a turn may hold two steps)
+        assert_history_is_whole(site, game_id)
+    finally:
+        site.stop()
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+def test_a_killed_worker_loses_no_move_and_plays_none_twice(tmp_path):
+    site = LiveSite("production", tmp_path, extra_env=FAST).start()
+    try:
+        game_id = create_game(site, seats=4, owner_leaves=True)
+        site.wait_for(lambda: game_row(site, game_id)[0] >= 40, what="40 bot moves")
+        site.kill_worker()
+        stalled = game_row(site, game_id)[0]
+        site.start_worker()
+        site.wait_for(lambda: game_row(site, game_id)[3] == "finished", timeout=180,
+                      what="the game finishing after the restart")  # fmt: skip
+        assert game_row(site, game_id)[0] > stalled
+        assert_history_is_whole(site, game_id)
+    finally:
+        site.stop()
