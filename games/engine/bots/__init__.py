@@ -13,9 +13,10 @@ from __future__ import annotations
 import random
 
 from .easy import choose as _easy
+from .hard import choose as _hard
 from .medium import choose as _medium
 
-LEVELS = {"easy": _easy, "medium": _medium, "hard": _medium}
+LEVELS = {"easy": _easy, "medium": _medium, "hard": _hard}
 
 
 def choose_action(level: str, view: dict, legal: list[dict], seed: int = 0) -> dict:

@@ -27,11 +27,13 @@ from .planner import Weights
 @dataclass(frozen=True)
 class Style:
     weights: Weights = field(default_factory=Weights)
-    car_price: float = 0.5  # ticket value lost per car its plan adds
+    car_price: float = 0.5  # ticket value lost per car its plan adds (in play)
+    setup_price: float = 0.5  # the same at the set-up choice
     setup_spare: int = 12  # cars kept out of the set-up ticket budget
     play_spare: int = 4  # cars kept out of a later ticket budget
     ticket_trains: int = 14  # draw tickets when all are done and this many cars remain
     borrow_penalty: float = 2.0
+    tunnel_spare: int = 0  # spare cards wanted before trying a tunnel
 
 
 class Medium:
@@ -123,7 +125,7 @@ class Medium:
         best = None
         for action in self.by.get("claim_route", ()):
             r = board.route_index[action["route"]]
-            if r not in wanted:
+            if r not in wanted or not self.tunnel_ready(r, action["cards"]):
                 continue
             rest = [x for x in routes if x != r]
             short, locos = self.payment_key(action["cards"], rest)
@@ -132,6 +134,20 @@ class Medium:
                 best = (key, action)
         return best[1] if best else None
 
+    def tunnel_ready(self, r: int, cards: dict) -> bool:
+        """Whether the hand keeps enough spare cards to try tunnel r with ``cards``."""
+        spare = self.style.tunnel_spare
+        seen = self.seen
+        if not spare or not seen.board.routes[r].tunnel:
+            return True
+        index = {name: i for i, name in enumerate(seen.names)}
+        wild = seen.wild
+        colors = [index[name] for name in cards if index[name] != wild]
+        left = seen.hand[wild] - cards.get(seen.names[wild], 0)
+        if colors:
+            left += seen.hand[colors[0]] - cards[seen.names[colors[0]]]
+        return left >= spare
+
     def payment_key(self, cards: dict, rest) -> tuple:
         """(deficit of ``rest`` after paying ``cards``, locomotives used)."""
         seen = self.seen
@@ -139,7 +155,8 @@ class Medium:
         index = {name: i for i, name in enumerate(seen.names)}
         for name, k in cards.items():
             hand[index[name]] -= k
-        return planner.deficit(seen, hand, rest), cards.get(seen.names[seen.wild], 0)
+        spare = self.style.tunnel_spare
+        return planner.deficit(seen, hand, rest, spare), cards.get(seen.names[seen.wild], 0)
 
     def best_payment(self, actions: list, rest) -> dict:
         return min(actions, key=lambda a: self.payment_key(a["cards"], rest))
@@ -197,7 +214,8 @@ class Medium:
     def card_gains(self, routes) -> list:
         """How useful one more card of each index is (deficit gains; else hoard a colour)."""
         seen = self.seen
-        gains = [float(g) for g in planner.gains(seen, list(seen.hand), routes)]
+        spare = self.style.tunnel_spare
+        gains = [float(g) for g in planner.gains(seen, list(seen.hand), routes, spare)]
         if any(gains):
             return gains
         hand = seen.hand
@@ -222,6 +240,8 @@ class Medium:
             kept = [seen.board.tickets[index[tid]] for tid in action["tickets"]]
             plan = planner.make_plan(seen, held + kept, self.costs)
             value = self.ticket_value(kept, plan, plan.cars - base.cars, budget)
+            if seen.phase == "setup":
+                value += (self.style.car_price - self.style.setup_price) * plan.cars
             if best is None or value > best[0]:
                 best = (value, action)
         return best[1]

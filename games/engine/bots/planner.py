@@ -2,7 +2,8 @@
 
 Terms:
 - *weights*: how a level prices an open route in a shortest path (``Weights``): its cars plus
-  a per-route overhead (a claim costs a turn), tunnel and ferry penalties.
+  a per-route overhead (a claim costs a turn), tunnel and ferry penalties, minus a discount
+  for the points a long route scores beyond its cars (RULES.md 1.3.2 table).
 - *route costs*: per route index, ``0`` for a route the seat can already use (its own, one
   whose twin it owns, another player's route touching a city where the seat has a station:
   RULES.md 1.3.4, one route per station, approximated), ``None`` for a route it can never use
@@ -31,6 +32,7 @@ class Weights:
     per_route: float = 0.5
     tunnel: float = 1.0
     ferry: float = 1.0
+    value: float = 0.0  # discount per point a route scores above its cars (long routes)
 
 
 @dataclass
@@ -84,6 +86,7 @@ def _lent(seen, route) -> bool:
 def route_costs(seen, weights: Weights) -> list:
     """Per route index: 0, None or a weight (see module docstring)."""
     out = []
+    scoring = seen.board.scoring
     for r in seen.board.routes:
         state = usable(seen, r.index)
         if state is None:
@@ -92,7 +95,8 @@ def route_costs(seen, weights: Weights) -> list:
             out.append(0.0)
         else:
             cost = r.length + weights.per_route + weights.ferry * r.ferry_locomotives
-            out.append(cost + weights.tunnel if r.tunnel else cost)
+            cost -= weights.value * (scoring[r.length] - r.length)
+            out.append(max(0.1, cost + weights.tunnel if r.tunnel else cost))
     return out
 
 
@@ -182,8 +186,10 @@ def fit_plan(seen, tickets, costs: list, budget: int) -> tuple[Plan, list]:
     return plan, dropped
 
 
-def deficit(seen, hand: list, routes) -> int:
-    """Cards missing to pay for all ``routes`` with ``hand`` (see module docstring)."""
+def deficit(seen, hand: list, routes, tunnel_spare: int = 0) -> int:
+    """Cards missing to pay for all ``routes`` with ``hand`` (see module docstring).
+
+    ``tunnel_spare``: extra cards asked for each tunnel (to cover revealed cards)."""
     board = seen.board
     colors = color_index(board, seen.names)
     wild = seen.wild
@@ -194,6 +200,8 @@ def deficit(seen, hand: list, routes) -> int:
         route = board.routes[r]
         locos += route.ferry_locomotives
         rest = route.length - route.ferry_locomotives
+        if route.tunnel:
+            rest += tunnel_spare
         if colors[r] >= 0:
             need[colors[r]] += rest
         elif rest:
@@ -217,13 +225,13 @@ def deficit(seen, hand: list, routes) -> int:
     return missing + max(0, short - wilds)
 
 
-def gains(seen, hand: list, routes) -> list:
+def gains(seen, hand: list, routes, tunnel_spare: int = 0) -> list:
     """Per card index: how much one more such card lowers the deficit of ``routes``."""
-    base = deficit(seen, hand, routes)
+    base = deficit(seen, hand, routes, tunnel_spare)
     out = []
     for c in range(len(hand)):
         hand[c] += 1
-        out.append(base - deficit(seen, hand, routes))
+        out.append(base - deficit(seen, hand, routes, tunnel_spare))
         hand[c] -= 1
     return out
 
