@@ -17,6 +17,7 @@ from games import broadcast, clocks, engine
 from games.engine.bots import choose_action
 from games.errors import GameError
 from games.models import BotLevel, Game, GameEvent, Seat, Table
+from games.signals import game_finished
 
 log = logging.getLogger(__name__)
 
@@ -193,6 +194,13 @@ def _apply(
         table.finished_at = now
         table.save(update_fields=["status", "finished_at"])
         transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))
+        result = engine.final_result(state)
+        abandoned = sorted(p for p, s in seats.items() if s.abandoned)
+        transaction.on_commit(
+            lambda: game_finished.send(
+                sender=Game, table_id=table.pk, result=result, abandoned=abandoned
+            )
+        )
     game.save(update_fields=["state", "version", "deadline", "turn_started_at", "updated_at"])
     _record_event(game, seat, user, action, state, since, timed_out)
     version = game.version
