@@ -49,10 +49,10 @@ def play_game(levels, seed: int, variant: str = "classic", ruleset: str = "europ
                 break
     if state.phase != "over":
         raise RuntimeError(f"game {seed} did not finish in {MAX_DECISIONS} decisions")
-    return _record(levels, seed, final_result(state), times, state.turn)
+    return _record(levels, seed, final_result(state), times, state.turn, list(state.trains))
 
 
-def _record(levels, seed, result, times, turns) -> dict:
+def _record(levels, seed, result, times, turns, trains) -> dict:
     players = result["players"]
     winners = [p["seat"] for p in players if p["rank"] == 1]
     return {
@@ -70,6 +70,7 @@ def _record(levels, seed, result, times, turns) -> dict:
                 "held": len(p["tickets"]),
                 "longest_bonus": p["longest_path_bonus"] > 0,
                 "stations": p["stations_built"],
+                "trains_left": trains[p["seat"]],
                 "times": times[p["seat"]],
             }
             for p in players
@@ -109,6 +110,7 @@ def summarize(records: list) -> dict:
             row["held"] += seat["held"]
             row["longest"] += seat["longest_bonus"]
             row["stations"] += seat["stations"]
+            row["trains_left"] += seat["trains_left"]
             row["times"].extend(seat["times"])
     for row in out.values():
         _finish_row(row)
@@ -117,6 +119,7 @@ def summarize(records: list) -> dict:
 
 def _empty_row() -> dict:
     keys = ("games", "wins", "shared_wins", "completed", "held", "longest", "stations")
+    keys += ("trains_left",)
     return {**dict.fromkeys(keys, 0), "scores": [], "times": []}
 
 

@@ -99,21 +99,24 @@ class Medium:
         )
 
     def filler_targets(self) -> list:
-        """The few longest open routes the seat could still afford with its cars."""
+        """The few best open routes the seat could still afford with its cars."""
         seen = self.seen
-        hand = seen.hand
-        colors = planner.color_index(seen.board, seen.names)
-        wild = seen.wild
-        scored = []
-        for r in seen.board.routes:
-            if self.costs[r.index] is None or self.costs[r.index] == 0:
-                continue
-            c = colors[r.index]
-            have = hand[wild] + (hand[c] if c >= 0 else max(hand[:wild]))
-            points = seen.board.scoring[r.length]
-            scored.append((points + 2 * min(have, r.length) / r.length, r.index))
+        scored = [
+            (self.filler_score(r), r.index)
+            for r in seen.board.routes
+            if self.costs[r.index] is not None and self.costs[r.index] != 0
+        ]
         scored.sort(reverse=True)
         return [r for _, r in scored[:3]]
+
+    def filler_score(self, route) -> float:
+        """Points of the route, plus a little for the cards already in hand for it."""
+        seen = self.seen
+        hand = seen.hand
+        wild = seen.wild
+        c = planner.color_index(seen.board, seen.names)[route.index]
+        have = hand[wild] + (hand[c] if c >= 0 else max(hand[:wild]))
+        return seen.board.scoring[route.length] + 2 * min(have, route.length) / route.length
 
     # --- claiming ------------------------------------------------------------------------
     def claim_for(self, routes) -> dict | None:

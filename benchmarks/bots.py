@@ -1,0 +1,66 @@
+"""Bot decision times: each level decides on the same sampled positions.
+
+Run from the repository root::
+
+    python benchmarks/bots.py [--games N] [--seed S] [--seats K] [--every K]
+
+Positions come from games played by a mix of levels (every ``every``-th decision is kept,
+so set-up, card draws, tunnels, ticket choices and the last round are all represented);
+then every level chooses on every position (``choose_action`` only: the view is built
+beforehand). Prints the median, p90 and worst time per move of each level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import games.engine as E  # noqa: E402
+from games.engine.bots import LEVELS, choose_action  # noqa: E402
+
+
+def positions(games: int, seed: int, seats: int, every: int) -> list:
+    """(view, legal) pairs sampled from bot games."""
+    out = []
+    mix = ("hard", "medium", "easy", "medium", "hard")[:seats]
+    for g in range(games):
+        state = E.new_game(seats=seats, seed=seed + g)
+        step = 0
+        while state.phase != "over":
+            seat = E.current_seats(state)[0]
+            view, legal = E.view_for(state, seat), E.legal_actions(state, seat)
+            if step % every == 0:
+                out.append((view, legal))
+            E.apply_action(state, seat, choose_action(mix[seat], view, legal, seed=step))
+            step += 1
+    return out
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--every", type=int, default=3)
+    args = parser.parse_args(argv)
+    sample = positions(args.games, args.seed, args.seats, args.every)
+    print(f"{len(sample)} positions from {args.games} games of {args.seats} seats")
+    print(f"{'level':<8}{'median ms':>10}{'p90 ms':>10}{'worst ms':>10}")
+    for level in LEVELS:
+        times = []
+        for i, (view, legal) in enumerate(sample):
+            start = time.perf_counter()
+            choose_action(level, view, legal, seed=i)
+            times.append(1000 * (time.perf_counter() - start))
+        times.sort()
+        p90 = times[int(0.9 * (len(times) - 1))]
+        print(f"{level:<8}{statistics.median(times):>10.2f}{p90:>10.2f}{times[-1]:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()

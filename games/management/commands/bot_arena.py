@@ -1,0 +1,164 @@
+"""``manage.py bot_arena``: bots play each other; prints win rates and decision times.
+
+Django is only the command shell here: the games run on the pure engine
+(``games.engine.bots.arena``), one process per worker. Seats rotate every game so each
+level sits in every position equally; a tie for first (after RULES.md 1.5.5 tie-breaks)
+counts as a win for each tied seat.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+import time
+import zlib
+from multiprocessing import Pool
+
+from django.core.management.base import BaseCommand, CommandError
+
+from games.engine import VARIANTS
+from games.engine.bots import LEVELS
+from games.engine.bots.arena import format_table, play_rotated, summarize
+
+
+class Command(BaseCommand):
+    help = "Play bot-against-bot games and print win rates (95% Wilson CIs) and move times."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=200)
+        parser.add_argument("--players", default="hard,medium,medium,medium")
+        parser.add_argument("--variant", default="classic")
+        parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+        parser.add_argument("--chart", default=None, help="write a PNG bar chart here")
+
+    def handle(self, *args, **opts):
+        levels = [p.strip() for p in opts["players"].split(",") if p.strip()]
+        self._check(levels, opts)
+        jobs = [(levels, g, opts["seed"], opts["variant"]) for g in range(opts["games"])]
+        start = time.perf_counter()
+        records = self._play(jobs, max(1, opts["workers"]))
+        elapsed = time.perf_counter() - start
+        summary = summarize(records)
+        summary = {lv: summary[lv] for lv in dict.fromkeys(levels)}
+        self._report(levels, opts, records, summary, elapsed)
+        if opts["chart"]:
+            self.stdout.write(write_chart(opts["chart"], summary, title=",".join(levels)))
+
+    def _check(self, levels, opts) -> None:
+        unknown = [lv for lv in levels if lv not in LEVELS]
+        if unknown:
+            raise CommandError(f"unknown level(s) {unknown}; choose from {sorted(LEVELS)}")
+        if not 2 <= len(levels) <= 5:
+            raise CommandError("--players needs 2 to 5 levels")
+        if opts["variant"] not in VARIANTS["europe"]:
+            raise CommandError(f"unknown variant; choose from {VARIANTS['europe']}")
+        if opts["games"] < 1:
+            raise CommandError("--games must be at least 1")
+
+    def _play(self, jobs, workers: int) -> list:
+        records = []
+        total = len(jobs)
+        if workers == 1:
+            results = map(play_rotated, jobs)
+            for rec in results:
+                records.append(rec)
+                _progress(len(records), total)
+        else:
+            with Pool(workers) as pool:
+                for rec in pool.imap_unordered(play_rotated, jobs, chunksize=1):
+                    records.append(rec)
+                    _progress(len(records), total)
+        sys.stderr.write("\n")
+        records.sort(key=lambda r: (r["seed"], r["levels"]))
+        return records
+
+    def _report(self, levels, opts, records, summary, elapsed) -> None:
+        shared = sum(1 for r in records if len(r["winners"]) > 1)
+        turns = sum(r["turns"] for r in records) / len(records)
+        self.stdout.write(
+            f"{len(records)} games of {','.join(levels)} ({opts['variant']}, seed {opts['seed']},"
+            f" seats rotated every game) in {elapsed:.0f} s; {turns:.0f} turns per game"
+        )
+        self.stdout.write(format_table(summary))
+        self.stdout.write(
+            f"Wins: rank 1 after the tie-breaks of RULES.md 1.5.5; a shared first place counts"
+            f" as a win for each tied seat ({shared} game(s) had one). 'games' counts seats, so"
+            f" a level on several seats plays several seat-games per game. Times: per decision"
+            f" of choose_action."
+        )
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    bar = "#" * filled + "." * (width - filled)
+    sys.stderr.write(f"\r[{bar}] {done}/{total} games")
+    sys.stderr.flush()
+
+
+def write_chart(path: str, summary: dict, title: str) -> str:
+    """A PNG bar chart of win rates with 95% CI bars; returns a line to print."""
+    try:
+        import matplotlib
+    except ImportError:
+        _plain_png(path, summary)
+        order = ", ".join(summary)
+        return (
+            f"Chart written to {path} without labels (matplotlib is not installed): bars left"
+            f" to right are {order}; whiskers are the 95% CIs; the grid is every 10%."
+        )
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    levels = list(summary)
+    rates = [summary[lv]["win_rate"] for lv in levels]
+    errors = [
+        [r - summary[lv]["ci"][0] for lv, r in zip(levels, rates, strict=True)],
+        [summary[lv]["ci"][1] - r for lv, r in zip(levels, rates, strict=True)],
+    ]
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    ax.bar(levels, rates, yerr=errors, capsize=6, color="#4c78a8")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.set_title(title)
+    fig.tight_layout()
+    fig.savefig(path)
+    return f"Chart written to {path}"
+
+
+def _plain_png(path: str, summary: dict, width: int = 360, height: int = 240) -> None:
+    """Bars, CI whiskers and a 10% grid drawn pixel by pixel (no dependency)."""
+    white, grid, bar, ink = (255, 255, 255), (220, 220, 220), (76, 120, 168), (0, 0, 0)
+    px = [[white] * width for _ in range(height)]
+
+    def y_of(rate: float) -> int:
+        return height - 1 - int(rate * (height - 11))
+
+    for k in range(11):
+        for x in range(width):
+            px[y_of(k / 10)][x] = grid
+    slot = width // max(1, len(summary))
+    for i, row in enumerate(summary.values()):
+        left, right = i * slot + slot // 4, (i + 1) * slot - slot // 4
+        for y in range(y_of(row["win_rate"]), height):
+            for x in range(left, right):
+                px[y][x] = bar
+        mid = (left + right) // 2
+        lo, hi = (y_of(v) for v in row["ci"])
+        for y in range(hi, lo + 1):
+            px[y][mid] = ink
+        for y in (lo, hi):
+            for x in range(mid - 6, mid + 7):
+                px[y][x] = ink
+    raw = b"".join(b"\x00" + bytes(c for p in line for c in p) for line in px)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw))
+    with open(path, "wb") as f:
+        f.write(png + chunk(b"IEND", b""))

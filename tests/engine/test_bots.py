@@ -1,0 +1,136 @@
+"""Bots: only legal actions, in every phase; blind to hidden facts; deterministic; they finish
+games, and medium beats easy (loosely: the 200-game figures come from ``bot_arena``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games.engine as E
+from games.engine.bots import LEVELS, choose_action
+from games.engine.bots.arena import lineup_for, play_game, play_rotated, summarize, wilson
+
+ALL = tuple(LEVELS)
+
+
+def walk(seed: int, seats: int, rng_share: float = 0.5):
+    """Yield (state, seat) at every decision of a game played half by random moves, half by
+    bots (random moves reach stations, odd tunnels and ticket draws the bots avoid)."""
+    rng = random.Random(seed)
+    state = E.new_game(seats=seats, seed=seed)
+    steps = 0
+    while state.phase != "over" and steps < 3000:
+        seat = rng.choice(E.current_seats(state))
+        yield state, seat
+        legal = E.legal_actions(state, seat)
+        if rng.random() < rng_share:
+            action = rng.choice(legal)
+        else:
+            level = ALL[steps % len(ALL)]
+            action = choose_action(level, E.view_for(state, seat), legal, seed=steps)
+        E.apply_action(state, seat, action)
+        steps += 1
+
+
+def test_every_level_picks_a_legal_action_in_every_phase():
+    seen_phases = set()
+    flags = set()
+    for seed in range(6):
+        for state, seat in walk(seed, seats=2 + seed % 4):
+            legal = E.legal_actions(state, seat)
+            view = E.view_for(state, seat)
+            seen_phases.add(state.phase)
+            if view["last_round"]["active"]:
+                flags.add("last_round")
+            if any(a["type"] == "build_station" for a in legal):
+                flags.add("station")
+            for level in ALL:
+                action = choose_action(level, view, legal, seed=seed)
+                assert action in legal, (level, state.phase, action)
+    assert seen_phases >= {"setup", "turn", "draw2", "tunnel", "tickets"}
+    assert flags == {"last_round", "station"}
+
+
+def test_an_empty_legal_list_is_refused():
+    state = E.new_game(seats=2, seed=1)
+    with pytest.raises(ValueError):
+        choose_action("medium", E.view_for(state, 0), [])
+
+
+def _hide_differently(state, seat: int, rng):
+    """A copy of ``state`` that differs only in what ``seat`` cannot see: other hands
+    (colours, same counts), the order of the deck, other seats' tickets and offers."""
+    other = E.from_json(E.to_json(state))
+    rng.shuffle(other.deck)
+    for s in range(other.n):
+        if s == seat:
+            continue
+        hand = other.hands[s]
+        for c in range(len(hand)):  # swap each card with a deck card of another colour
+            for _ in range(hand[c]):
+                j = next((i for i, d in enumerate(other.deck) if d != c), None)
+                if j is None:
+                    break
+                hand[c] -= 1
+                hand[other.deck[j]] += 1
+                other.deck[j] = c
+        if other.tickets[s] and other.ticket_deck:
+            k = rng.randrange(len(other.ticket_deck))
+            other.tickets[s][0], other.ticket_deck[k] = other.ticket_deck[k], other.tickets[s][0]
+    return other
+
+
+def test_bots_never_read_hidden_information():
+    rng = random.Random(5)
+    checked = 0
+    for seed in (11, 12):
+        for step, (state, seat) in enumerate(walk(seed, seats=3, rng_share=0.3)):
+            if step % 7:
+                continue
+            other = _hide_differently(state, seat, rng)
+            view = E.view_for(state, seat)
+            assert E.view_for(other, seat) == view
+            assert E.to_json(other) != E.to_json(state) or state.phase == "over"
+            legal = E.legal_actions(state, seat)
+            assert E.legal_actions(other, seat) == legal
+            for level in ALL:
+                mine = choose_action(level, view, legal, seed=step)
+                theirs = choose_action(level, E.view_for(other, seat), legal, seed=step)
+                assert mine == theirs
+            checked += 1
+    assert checked > 30
+
+
+def test_decisions_are_deterministic_for_a_seed():
+    first = play_game(["hard", "medium", "easy"], seed=21)
+    again = play_game(["hard", "medium", "easy"], seed=21)
+    strip = [{k: v for k, v in s.items() if k != "times"} for s in first["seats"]]
+    assert strip == [{k: v for k, v in s.items() if k != "times"} for s in again["seats"]]
+
+
+@pytest.mark.parametrize(
+    "levels",
+    [("easy", "easy"), ("medium", "hard"), ("hard", "hard", "medium", "easy", "medium")],
+)
+def test_bot_games_finish(levels):
+    record = play_game(list(levels), seed=len(levels))
+    assert record["winners"]
+    assert all(s["held"] >= 2 for s in record["seats"])
+
+
+def test_medium_beats_easy_in_a_small_sample():
+    records = [play_rotated((["medium", "easy"], g, 300, "classic")) for g in range(30)]
+    summary = summarize(records)
+    assert summary["medium"]["wins"] >= 21, summary["medium"]
+
+
+def test_seats_rotate_and_wilson_intervals_hold_the_rate():
+    assert [lineup_for(("a", "b", "c"), g) for g in range(3)] == [
+        ["a", "b", "c"],
+        ["c", "a", "b"],
+        ["b", "c", "a"],
+    ]
+    lo, hi = wilson(40, 100)
+    assert lo < 0.4 < hi and round(lo, 3) == 0.309 and round(hi, 3) == 0.498
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
