@@ -779,6 +779,7 @@
       const over = !!(this.view && this.view.phase === "over");
       document.getElementById("spectator-note").classList.toggle("hidden", !spectator || over);
       document.querySelector(".game-side .market").classList.toggle("hidden", over);
+      document.getElementById("build-station").classList.toggle("hidden", spectator);
     }
 
     onRouteClick(id) {
@@ -862,6 +863,7 @@
       const v = this.view;
       const current = new Set(v.current_seats || []);
       list.textContent = "";
+      list.classList.toggle("players--many", v.players.length >= 5);
       const seats = this.summary.seats || [];
       for (const p of v.players) {
         const s = seats.find((x) => x.position === p.seat) || {};
@@ -1240,12 +1242,12 @@
       document.getElementById("tunnel-dialog-title").textContent = fmt(t("Tunnel %(route)s"), { route: this.idx.routeLabel(p.route) });
       const text = document.getElementById("tunnel-dialog-text");
       text.textContent = "";
-      text.append(t("You played"), " ", cardsNode(p.played), " ", t("The three cards turned over from the deck:"));
+      text.append(h("div", null, t("You played"), " ", cardsNode(p.played)), h("div", { text: t("The three cards turned over from the deck:") }));
       const rev = document.getElementById("tunnel-revealed");
       rev.textContent = "";
       for (const c of p.revealed || []) {
         const matches = c === "locomotive" || c === p.color;
-        rev.appendChild(h("span", { class: "revealed-card" + (matches ? " is-match" : "") , "data-color": c, style: { "--card-fill": fillOf(c), "--card-text": textOf(c) }, title: colorLabel(c) },
+        rev.appendChild(h("span", { class: "revealed-card" + (matches ? " is-match" : "") + (c === "locomotive" ? " card--loco" : ""), "data-color": c, style: { "--card-fill": fillOf(c), "--card-text": textOf(c) }, title: colorLabel(c) },
           h("span", { class: "card-sym", text: symbolOf(c) || "·" }), h("span", { class: "visually-hidden", text: colorLabel(c) })));
       }
       rev.appendChild(h("p", { class: "tunnel-extra", text: fmt(nt("%(n)s more card is due (matching cards are outlined).", "%(n)s more cards are due (matching cards are outlined).", p.extra), { n: p.extra }) }));
