@@ -71,6 +71,9 @@ class Table(models.Model):
     bank_seconds = models.PositiveIntegerField(default=0)
     turn_hours = models.PositiveIntegerField(default=24)
     rated = models.BooleanField(default=False)
+    league = models.ForeignKey(
+        "ladder.League", on_delete=models.SET_NULL, null=True, blank=True, related_name="tables"
+    )
     is_private = models.BooleanField(default=False)
     invite_token = models.CharField(max_length=32, default=new_invite_token, unique=True)
     owner = models.ForeignKey(

@@ -4,6 +4,7 @@ import secrets
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import broadcast, engine
 from games.errors import GameError
@@ -23,9 +24,10 @@ def table_create(
     bank_seconds: int = 0,
     turn_hours: int = 24,
     rated: bool = False,
+    league=None,
     is_private: bool = False,
 ) -> Table:
-    """Open a table with the owner in seat 0."""
+    """Open a table with the owner in seat 0 (``league``: a ladder's rated table)."""
     options = options or {}
     _check_options(ruleset, variant, seat_count, options)
     with transaction.atomic():
@@ -40,6 +42,7 @@ def table_create(
             bank_seconds=bank_seconds,
             turn_hours=turn_hours,
             rated=rated,
+            league=league,
             is_private=is_private,
         )
         Seat.objects.create(table=table, position=0, user=owner)
@@ -117,6 +120,9 @@ def table_add_bot(*, table_id: int, by, level: str = BotLevel.EASY) -> Seat:
         raise GameError("invalid_options", detail=f"unknown bot level {level!r}")
     with transaction.atomic():
         table = _owned_open_table(table_id, by)
+        if table.rated:
+            # Issue 7: bots never take part in rated games.
+            raise GameError("invalid_options", detail=_("bots do not play rated games"))
         if table.is_full:
             raise GameError("table_full")
         seat = Seat.objects.create(table=table, position=_free_position(table), bot_level=level)
@@ -160,6 +166,9 @@ def _start(table: Table) -> Game:
     seats = list(table.seats.order_by("position"))
     if len(seats) < 2:
         raise GameError("not_enough_players")
+    if table.rated and sum(1 for s in seats if s.user_id is not None and not s.bot_level) < 2:
+        # Issue 7: a rated game needs at least two humans.
+        raise GameError("invalid_options", detail=_("a rated game needs two human players"))
     for position, seat in enumerate(seats):
         if seat.position != position:
             seat.position = position
