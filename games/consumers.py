@@ -16,13 +16,14 @@ from django.core.cache import cache
 
 from games import broadcast, engine, services
 from games.errors import GameError
-from games.models import Game, Table
+from games.models import ChatMessage, Game, Table
 from games.presenters import table_summary
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME = 16_384  # bytes; an action or a chat line is far smaller
 PRESENCE_TTL = 24 * 3600
+CHAT_HISTORY = 50
 
 
 class JsonFrameConsumer(AsyncWebsocketConsumer):
@@ -83,6 +84,8 @@ class TableConsumer(JsonFrameConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
         await self._send_table()
+        for message in await self._recent_chat():
+            await self.send_json({"type": "chat", **message})
         await self._send_sync()
         await self._presence(+1)
 
@@ -140,6 +143,12 @@ class TableConsumer(JsonFrameConsumer):
             await self.send_error(exc.code, exc.message)
             if exc.code == "stale_version":
                 await self._send_sync()
+
+    @database_sync_to_async
+    def _recent_chat(self):
+        """The last chat lines, oldest first, so a page that (re)connects shows the talk."""
+        lines = ChatMessage.objects.filter(table_id=self.table_id).select_related("user")
+        return [m.as_message() for m in reversed(lines.order_by("-id")[:CHAT_HISTORY])]
 
     @database_sync_to_async
     def _game_id(self):

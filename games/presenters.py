@@ -24,8 +24,8 @@ def seat_summary(seat) -> dict:
 
 def table_summary(table: Table, user) -> dict:
     seats = sorted(table.seats.all(), key=lambda s: s.position)
-    mine = next((s for s in seats if user is not None and s.user_id == getattr(user, "pk", -1)),
-                None)  # fmt: skip
+    signed_in = getattr(user, "is_authenticated", False)
+    mine = next((s for s in seats if signed_in and s.user_id == user.pk), None)
     summary = {
         "id": table.pk,
         "status": table.status,
@@ -40,7 +40,7 @@ def table_summary(table: Table, user) -> dict:
         "rated": table.rated,
         "is_private": table.is_private,
         "owner_id": table.owner_id,
-        "is_owner": user is not None and table.owner_id == getattr(user, "pk", None),
+        "is_owner": signed_in and table.owner_id == user.pk,
         "your_seat": mine.position if mine is not None and not mine.abandoned else None,
         "seats": [seat_summary(s) for s in seats],
     }

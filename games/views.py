@@ -74,7 +74,7 @@ def table_page(request, table_id):
     return render(
         request,
         "games/table.html",
-        {"table": table, "summary": summary, "board": board, "summary_json": summary},
+        {"table": table, "summary": summary, "board": board},
     )
 
 

@@ -2,6 +2,8 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.cache import cache_page
+from django.views.i18n import JavaScriptCatalog
 
 from . import views
 
@@ -14,5 +16,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("", include("ttr_site.accounts.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    # The client-side strings' translations (gettext/ngettext/interpolate in the browser).
+    path("jsi18n/", cache_page(3600)(JavaScriptCatalog.as_view()), name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]

@@ -220,6 +220,13 @@ def test_chat_is_stored_pushed_and_limited(started, cast):
         assert "chat_rate_limited" in codes
         for c in (alice, bob):
             await c.disconnect()
+        # A page that connects later is shown the talk so far, oldest first.
+        carol = socket(started.pk, AnonymousUser())
+        assert (await carol.connect())[0]
+        history = await receive_until(carol, lambda f: f["type"] == "view")
+        texts = [f["text"] for f in history if f["type"] == "chat"]
+        assert texts == ["good luck!", "spam 0", "spam 1", "spam 2", "spam 3"]
+        await carol.disconnect()
 
     async_to_sync(scenario)()
     assert started.chat.count() == 5
@@ -252,3 +259,12 @@ def test_a_private_table_refuses_strangers(cast):
         assert (connected, code) == (False, 4404)
 
     async_to_sync(scenario)()
+
+
+def test_an_anonymous_visitor_holds_no_seat_even_beside_bots(cast):
+    from games.presenters import table_summary
+
+    table = services.table_create(owner=cast["alice"], seat_count=3)
+    services.table_add_bot(table_id=table.pk, by=cast["alice"])
+    summary = table_summary(table, AnonymousUser())
+    assert summary["your_seat"] is None and summary["is_owner"] is False
