@@ -129,10 +129,19 @@ def final_result(state) -> dict:
 
 
 def board(ruleset: str = "europe") -> dict:
-    """The JSON-ready map of a ruleset."""
+    """The JSON-ready map of a ruleset, with its card names (``cards``)."""
     if ruleset not in RULESETS:
         raise InvalidSetup(f"unknown ruleset {ruleset!r}")
-    return load_map(RULESETS[ruleset].map_name).to_dict()
+    cfg = RULESETS[ruleset]
+    out = load_map(cfg.map_name).to_dict()
+    out["cards"] = {
+        "colors": list(cfg.colors),
+        "wild": cfg.wild,
+        "wild_display_name": cfg.wild_display_name,
+        "per_color": cfg.cards_per_color,
+        "wild_count": cfg.wild_cards,
+    }
+    return out
 
 
 __all__ = [

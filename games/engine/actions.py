@@ -6,8 +6,12 @@ Terms:
   raises ``IllegalAction("malformed_action")``; an unknown ``type`` raises
   ``unknown_action``.
 - *current seats*: the seats with a decision now: in ``setup`` every seat still choosing its
-  tickets, in ``over`` none, else the seat whose turn it is (also during the second draw,
-  the ticket choice and the tunnel payment of its turn).
+  tickets, in ``over`` none, in ``depots`` the seat placing its initial depot, else the seat
+  whose turn it is (also during the second draw, the ticket choice and the tunnel payment of
+  its turn).
+- *optional keys* (Warehouses & Depots): ``warehouse`` (int) on ``draw_card``, ``warehouses``
+  (non-empty list of ints) on ``claim_route``; whether they are due is a rule question
+  (``rules.cards``, ``rules.depots``).
 - *phase actions*: the action types a phase accepts (``PHASE_ACTIONS``); any other type
   from a current seat raises ``stale_phase``.
 
@@ -18,7 +22,8 @@ place.
 from __future__ import annotations
 
 from .errors import IllegalAction
-from .rules import cards, routes, stations, tickets
+from .rules import cards, depots, routes, stations, tickets
+from .rules.cards import empty_warehouses
 from .rules.payment import parse_cards
 from .rules.turns import end_turn, has_action
 
@@ -31,15 +36,25 @@ SHAPES: dict[str, dict[str, type]] = {
     "draw_tickets": {},
     "keep_tickets": {"tickets": list},
     "build_station": {"city": str, "cards": dict},
+    "place_depot": {"city": str},
     "pass": {},
 }
 
+# optional keys (Warehouses & Depots): checked for type when present
+OPTIONAL: dict[str, dict[str, type]] = {
+    "draw_card": {"warehouse": int},
+    "claim_route": {"warehouses": list},
+}
+
 FACEUP_SHAPE = {"source": str, "slot": int}
-FACEUP_ALLOWED = {"source", "slot", "color"}
+FACEUP_ALLOWED = {"source", "slot", "color", "warehouse"}
 
 PHASE_ACTIONS: dict[str, frozenset] = {
     "setup": frozenset({"keep_tickets"}),
-    "turn": frozenset({"draw_card", "claim_route", "draw_tickets", "build_station", "pass"}),
+    "depots": frozenset({"place_depot"}),
+    "turn": frozenset(
+        {"draw_card", "claim_route", "draw_tickets", "build_station", "place_depot", "pass"}
+    ),
     "draw2": frozenset({"draw_card"}),
     "tickets": frozenset({"keep_tickets"}),
     "tunnel": frozenset({"pay_tunnel", "decline_tunnel"}),
@@ -81,7 +96,8 @@ def check_shape(action) -> str:
     shape = SHAPES.get(kind)
     if shape is None:
         raise IllegalAction("unknown_action", action_type=kind)
-    allowed = shape.keys()
+    optional = OPTIONAL.get(kind, {})
+    allowed = shape.keys() | optional.keys()
     if kind == "draw_card" and action.get("source") == "faceup":
         shape = FACEUP_SHAPE
         allowed = FACEUP_ALLOWED
@@ -90,6 +106,13 @@ def check_shape(action) -> str:
     problem = _shape_problem(action, shape, allowed)
     if problem:
         raise _malformed(problem)
+    for key, expected in optional.items():
+        if key in action and not _type_ok(action[key], expected):
+            raise _malformed(f"{key!r} must be of type {expected.__name__}")
+    if "warehouses" in action and (
+        not action["warehouses"] or not all(type(w) is int for w in action["warehouses"])
+    ):
+        raise _malformed("'warehouses' must be a non-empty list of seats")
     if kind == "draw_card" and action["source"] not in ("deck", "faceup"):
         raise _malformed("'source' must be 'deck' or 'faceup'")
     if kind == "keep_tickets" and not all(type(t) is str for t in action["tickets"]):
@@ -126,7 +149,13 @@ def legal_actions(state, seat) -> list:
             out.append({"type": "draw_tickets"})
         out += routes.claim_actions(state, seat)
         out += stations.station_actions(state, seat)
-        return out or [{"type": "pass"}]
+        if not out:
+            out.append({"type": "pass"})
+        if state.wh:
+            out += depots.depot_actions(state, seat)
+        return out
+    if phase == "depots":
+        return depots.depot_actions(state, seat)
     if phase == "draw2":
         return cards.draw_actions(state, True)
     if phase == "tunnel":
@@ -161,7 +190,7 @@ def apply_action(state, seat, action):
         ends = cards.apply_draw(state, seat, action)
     elif kind == "claim_route":
         counts = parse_cards(state, action["cards"])
-        ends = routes.apply_claim(state, seat, action["route"], counts)
+        ends = routes.apply_claim(state, seat, action["route"], counts, action.get("warehouses"))
     elif kind == "build_station":
         counts = parse_cards(state, action["cards"])
         ends = stations.apply_build(state, seat, action["city"], counts)
@@ -173,8 +202,12 @@ def apply_action(state, seat, action):
         ends = routes.apply_pay_tunnel(state, seat, parse_cards(state, action["cards"]))
     elif kind == "decline_tunnel":
         ends = routes.apply_decline_tunnel(state, seat)
+    elif kind == "place_depot":
+        ends = depots.apply_place(state, seat, action["city"])
     else:
         ends = _pass(state, seat)
     if ends:
         end_turn(state, seat)
+    if state.wh and state.phase != "over":
+        empty_warehouses(state)  # "at once" when a seat just ran out of depots (RULES.md §2)
     return state

@@ -48,6 +48,16 @@ REASON_CODES: dict[str, str] = {
     "unknown_city": "There is no city {city!r}.",
     "city_has_station": "{city} already has a station.",
     "no_stations_left": "You have no stations left.",
+    # warehouses and depots (RULES.md §2)
+    "no_warehouses": "This game is played without warehouses and depots.",
+    "city_has_depot": "{city} already has a depot.",
+    "no_depots_left": "You have no depots left beside your warehouse.",
+    "not_enough_depots": "Taking {needed} warehouse(s) needs {needed} depots; you have {left}.",
+    "warehouse_required": "Say which warehouse gets the top card of the deck ('warehouse').",
+    "warehouse_not_allowed": "No warehouse card is due with this draw.",
+    "invalid_warehouse": "Seat {seat!r} is not a warehouse you can name here.",
+    "warehouse_not_reachable": "No depot of seat {seat} stands at an end of route {route}.",
+    "empty_warehouse": "The warehouse of seat {seat} is empty.",
     # passing (RULES.md 1.4 Decision)
     "pass_not_allowed": "You can still act, so you cannot pass.",
     # new_game

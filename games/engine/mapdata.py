@@ -10,6 +10,8 @@ Terms:
   tickets (when their data exists), ``"T<n>"`` for a map with a single ``tickets`` list
   (New York). ``<n>`` is the ticket's ``id`` within its set.
 - *twin*: the other route of a double route (same ``double_group``); ``-1`` if none.
+- *tourist attraction*: a New York location flagged ``tourist_attraction`` (``Board.attractions``
+  holds their city indexes).
 - *ticket kind*: ``long``, ``regular`` or ``big_city`` (RULES.md 1.1, 1.8); ``big_city``
   also marks base tickets that carry the Big Cities logo (``big_logo``).
 
@@ -36,6 +38,7 @@ class City:
     lat: float
     lon: float
     big_city: bool
+    tourist_attraction: bool = False  # New York: scores ``attraction_points`` when touched
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +92,7 @@ class Board:
                     "lat": c.lat,
                     "lon": c.lon,
                     "big_city": c.big_city,
+                    "tourist_attraction": c.tourist_attraction,
                 }
                 for c in self.cities
             ],
@@ -149,6 +153,7 @@ def _load_cities(data: dict) -> tuple[City, ...]:
             lat=c["lat"],
             lon=c["lon"],
             big_city=bool(c.get("big_city", False)),
+            tourist_attraction=bool(c.get("tourist_attraction", False)),
         )
         for i, c in enumerate(raw_cities)
     )
@@ -218,9 +223,7 @@ def board_from_data(name: str, data: dict) -> Board:
     for r in routes:
         touching[r.a].append(r.index)
         touching[r.b].append(r.index)
-    attractions = frozenset(
-        i for i, c in enumerate(data.get("locations") or ()) if c.get("tourist_attraction")
-    )
+    attractions = frozenset(c.index for c in cities if c.tourist_attraction)
     return Board(
         name=name,
         cities=cities,

@@ -12,8 +12,14 @@ Terms:
   skipped: the search is exact but small.
 - *longest path*: ``graph.longest_trail`` over the seat's own routes only (1.5.4); +bonus to
   every seat tied at the maximum (when the maximum is above 0: engine decision).
+- *attractions* (New York, RULES.md §3): the tourist attractions touched by at least one of
+  the seat's routes, ``attraction_points`` (1) each. Rule sets without a longest-path bonus
+  (New York) report ``longest_path`` 0 and no routes.
+- *depot bonus* (Warehouses & Depots, RULES.md §2): ``depot_bonus`` (10) to every seat with
+  the most depots left beside its warehouse, when that most is above 0 (engine decision).
 - *rank*: 1 + the number of seats strictly better by (score, completed tickets, fewer
-  stations built, longest path) (1.5.5 Decision); equal keys share a rank.
+  stations built, longest path) (1.5.5 Decision; New York: score, completed tickets, as
+  nobody builds stations or has a longest path); equal keys share a rank.
 """
 
 from __future__ import annotations
@@ -94,9 +100,13 @@ def _player_result(state, seat: int) -> dict:
     ticket_objs = [board.tickets[i] for i in state.tickets[seat]]
     combo, total, completed = best_assignment(state, seat, ticket_objs)
     flags = _completed_flags(state, seat, combo, ticket_objs)
-    length, trail = longest_trail(own_edges(state, seat))
+    if state.cfg.longest_path_bonus:
+        length, trail = longest_trail(own_edges(state, seat))
+    else:
+        length, trail = 0, []
     built = len(state.stations_of[seat])
     names = [c.name for c in board.cities]
+    reached = attractions_of(state, seat)
     return {
         "seat": seat,
         "route_points": sum(board.scoring[board.routes[i].length] for i in state.routes_of[seat]),
@@ -121,7 +131,22 @@ def _player_result(state, seat: int) -> dict:
         "longest_path": length,
         "longest_path_routes": [board.routes[r].id for r in trail],
         "longest_path_bonus": 0,
+        "attractions": [names[c] for c in reached],
+        "attraction_points": state.cfg.attraction_points * len(reached),
+        "depots": [names[c] for c in state.depots_of[seat]],
+        "depots_left": state.depots_left[seat],
+        "depot_bonus": 0,
     }
+
+
+def attractions_of(state, seat: int) -> list:
+    """City indexes of the tourist attractions the seat's routes touch, in map order."""
+    attractions = state.board.attractions
+    if not attractions:
+        return []
+    routes = state.board.routes
+    touched = {c for r in state.routes_of[seat] for c in (routes[r].a, routes[r].b)}
+    return sorted(touched & attractions)
 
 
 def final_scores(state, reason: str) -> dict:
@@ -129,11 +154,19 @@ def final_scores(state, reason: str) -> dict:
     players = [_player_result(state, s) for s in range(state.n)]
     bonus = state.cfg.longest_path_bonus
     longest = max(p["longest_path"] for p in players)
+    most_depots = max(p["depots_left"] for p in players) if state.wh else 0
     for p in players:
         if bonus and longest > 0 and p["longest_path"] == longest:
             p["longest_path_bonus"] = bonus
+        if most_depots > 0 and p["depots_left"] == most_depots:
+            p["depot_bonus"] = state.cfg.depot_bonus
         p["score"] = (
-            p["route_points"] + p["ticket_points"] + p["station_bonus"] + p["longest_path_bonus"]
+            p["route_points"]
+            + p["ticket_points"]
+            + p["station_bonus"]
+            + p["longest_path_bonus"]
+            + p["attraction_points"]
+            + p["depot_bonus"]
         )
     keys = [
         (p["score"], p["completed_tickets"], -p["stations_built"], p["longest_path"])

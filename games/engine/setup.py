@@ -1,9 +1,12 @@
 """Creating a game: argument checks, shuffles and the deal (RULES.md 1.2, 1.8).
 
 Terms:
-- *options*: ``{"bonus_tickets": bool}``. Bonus tickets (RULES.md 1.8: Orient Express, with
-  Max) join the regular ticket deck when on; the map data must have them (Europe's has not,
-  so asking for them raises ``InvalidSetup``).
+- *options*: ``{"bonus_tickets": bool, "warehouses": bool}``. Bonus tickets (RULES.md 1.8:
+  Orient Express, with Max) join the regular ticket deck when on; the map data must have them
+  (Europe's has not, so asking for them raises ``InvalidSetup``). ``warehouses``: Warehouses
+  & Depots (RULES.md §2, every Europe variant; ``InvalidSetup`` for New York): each seat
+  starts with ``depots`` (5) depots beside an empty warehouse. A false option is kept as
+  given (``{"warehouses": false}`` plays like no option).
 - *deal order*: train deck shuffled, 4 cards to each seat in seat order, 5 face up (with the
   refresh rule), long tickets shuffled and dealt, regular tickets shuffled and dealt, then the
   first seat drawn from the rng (RULES.md 1.2 step 6 Decision).
@@ -18,7 +21,7 @@ from .rules.tickets import ticket_ids
 from .rulesets import RULESETS
 from .state import STATE_VERSION, GameState
 
-KNOWN_OPTIONS = {"bonus_tickets": bool}
+KNOWN_OPTIONS = {"bonus_tickets": bool, "warehouses": bool}
 
 
 def _check_args(ruleset, variant, seats, seed, options) -> dict:
@@ -37,6 +40,8 @@ def _check_args(ruleset, variant, seats, seed, options) -> dict:
     for key, value in options.items():
         if key not in KNOWN_OPTIONS or type(value) is not KNOWN_OPTIONS[key]:
             raise InvalidSetup(f"unknown or mistyped option {key!r}")
+    if options.get("warehouses") and not cfg.warehouses_allowed:
+        raise InvalidSetup(f"warehouses and depots are not available for {ruleset}")
     return dict(sorted(options.items()))
 
 
@@ -71,6 +76,11 @@ def _blank(ruleset, variant, seats, seed, options) -> GameState:
         "scores": [0] * seats,
         "routes_of": [[] for _ in range(seats)],
         "stations_of": [[] for _ in range(seats)],
+        "depot_at": [],
+        "depots_of": [[] for _ in range(seats)],
+        "depots_left": [cfg.depots if options.get("warehouses") else 0] * seats,
+        "depots_spent": [0] * seats,
+        "warehouses": [[] for _ in range(seats)],
         "tunnel": None,
         "last_round": -1,
         "turns_left": 0,
@@ -83,6 +93,7 @@ def _blank(ruleset, variant, seats, seed, options) -> GameState:
     s.bind()
     s.owner = [-1] * len(s.board.routes)
     s.station_at = [-1] * len(s.board.cities)
+    s.depot_at = [-1] * len(s.board.cities)
     return s
 
 

@@ -16,10 +16,17 @@ Terms:
   tunnel cards, RULES.md 1.3.2 Decision), ``over``.
 - *tunnel*: the pending tunnel claim: ``route`` index, ``played`` hand-shaped counts (the
   cards in play), ``revealed`` card indexes, ``extra`` cards due, ``color`` the played colour
-  (the wild index if only wild cards were played).
+  (the wild index if only wild cards were played), ``warehouses`` the seats whose warehouse
+  the claim takes once the route is placed (Warehouses & Depots; ``[]`` otherwise).
 - *last_round*: seat whose turn triggered the last round (-1: not yet); ``turns_left``: turns
   still to be played after it (RULES.md 1.4).
 - *passes*: consecutive passes (RULES.md 1.4 Decision: a full round of passes ends the game).
+- *Warehouses & Depots* (RULES.md §2, the ``warehouses`` option; see ``rules.depots``):
+  ``depot_at`` city index -> owner seat (-1: none); ``depots_of`` each seat's placed depots
+  (city indexes, placement order); ``depots_left`` depots still beside each seat's warehouse;
+  ``depots_spent`` depots each seat gave up for warehouse cards (out of the game);
+  ``warehouses`` each seat's warehouse cards (card indexes, in the order they went in).
+  Without the option: no depots, empty warehouses.
 - *log*: append-only list of entries ``{"seq", "seat", "type", ...public, "secret": {...}}``;
   ``secret`` holds facts only ``seat`` may see (see ``views``).
 """
@@ -58,6 +65,11 @@ FIELDS = (
     "scores",
     "routes_of",
     "stations_of",
+    "depot_at",
+    "depots_of",
+    "depots_left",
+    "depots_spent",
+    "warehouses",
     "tunnel",
     "last_round",
     "turns_left",
@@ -66,13 +78,23 @@ FIELDS = (
     "final",
 )
 
-STATE_VERSION = 1
+STATE_VERSION = 2  # 2: Warehouses & Depots fields (a version-1 state is upgraded on load)
 
 
 class GameState:
     """One game. Fields are listed in ``FIELDS``; the other slots are derived by ``bind``."""
 
-    __slots__ = (*FIELDS, "cfg", "var", "board", "wild", "card_names", "route_groups", "single")
+    __slots__ = (
+        *FIELDS,
+        "cfg",
+        "var",
+        "board",
+        "wild",
+        "card_names",
+        "route_groups",
+        "single",
+        "wh",
+    )
 
     def bind(self) -> GameState:
         """Attach the (immutable, shared) ruleset, variant and board objects."""
@@ -87,6 +109,7 @@ class GameState:
 
         self.route_groups: tuple = route_groups(self.board, self.cfg.colors)
         self.single: bool = self.n <= self.cfg.single_double_max_players
+        self.wh: bool = bool(self.options.get("warehouses"))  # Warehouses & Depots is on
         return self
 
     def to_dict(self) -> dict:
@@ -95,6 +118,8 @@ class GameState:
 
     @classmethod
     def from_dict(cls, data: dict) -> GameState:
+        if data.get("version") == 1:
+            data = _upgrade_v1(data)
         state = cls()
         for name in FIELDS:
             setattr(state, name, data[name])
@@ -107,3 +132,17 @@ class GameState:
         if secret is not None:
             entry["secret"] = secret
         self.log.append(entry)
+
+
+def _upgrade_v1(data: dict) -> dict:
+    """A version-1 state (before Warehouses & Depots) in the version-2 form."""
+    data = dict(data, version=STATE_VERSION)
+    n = data["n"]
+    data["depot_at"] = [-1] * len(data["station_at"])
+    data["depots_of"] = [[] for _ in range(n)]
+    data["depots_left"] = [0] * n
+    data["depots_spent"] = [0] * n
+    data["warehouses"] = [[] for _ in range(n)]
+    if data["tunnel"] is not None:
+        data["tunnel"] = dict(data["tunnel"], warehouses=[])
+    return data

@@ -12,6 +12,12 @@ Terms:
   ticket counts, face-up cards, deck/discard/ticket-deck sizes, tunnel reveals and cards
   played, the log's public facts. Secret: card colours in hands, tickets, deck order,
   tickets being chosen.
+- Warehouses & Depots (RULES.md §2): depots on the map, depots left, warehouse card counts
+  are public; warehouse colours are secret to every seat, the owner included. **Decision**:
+  ``"all"`` (replays of finished games, admin) sees them as ``players[i].warehouse``. The
+  log never names them (a taker's ``take_warehouse`` entry names the cards it got, for the
+  taker only).
+- New York: ``players[i].attractions`` (tourist attractions touched, public as routes are).
 """
 
 from __future__ import annotations
@@ -19,8 +25,9 @@ from __future__ import annotations
 from .errors import IllegalAction
 from .graph import components_of, find
 from .rules.cards import card_dict, card_names, faceup_names
+from .rules.depots import depot_order
 from .rules.tickets import ticket_ids
-from .scoring import own_edges
+from .scoring import attractions_of, own_edges
 
 
 def may_see(viewer, seat) -> bool:
@@ -91,6 +98,10 @@ def _player(state, seat: int) -> dict:
         "offered_count": len(state.offers[seat] or ()),
         "routes": [board.routes[r].id for r in state.routes_of[seat]],
         "stations": [board.cities[c].name for c in state.stations_of[seat]],
+        "depots": [board.cities[c].name for c in state.depots_of[seat]],
+        "depots_left": state.depots_left[seat],
+        "warehouse_count": len(state.warehouses[seat]),
+        "attractions": [board.cities[c].name for c in attractions_of(state, seat)],
     }
 
 
@@ -107,6 +118,7 @@ def _pending(state, viewer) -> dict | None:
             "revealed": card_names(state, t["revealed"]),
             "extra": t["extra"],
             "color": state.card_names[t["color"]],
+            "warehouses": list(t["warehouses"]),
         }
     if phase == "tickets":
         return {"type": "keep_tickets", "seat": state.current,
@@ -115,6 +127,8 @@ def _pending(state, viewer) -> dict | None:
         return {"type": "second_draw", "seat": state.current}
     if phase == "setup":
         return {"type": "initial_tickets", "seats": [s for s, o in enumerate(state.offers) if o]}
+    if phase == "depots":
+        return {"type": "initial_depots", "seat": state.current, "order": depot_order(state)}
     return None
 
 
@@ -148,6 +162,10 @@ def view_for(state, viewer) -> dict:
     if viewer == "all":
         for p in view["players"]:
             p.update(_private(state, p["seat"]))
+            counts = [0] * len(state.card_names)
+            for c in state.warehouses[p["seat"]]:
+                counts[c] += 1
+            p["warehouse"] = dict(zip(state.card_names, counts, strict=True))
     elif viewer is not None:
         view["you"] = _private(state, viewer)
     if state.phase == "over":

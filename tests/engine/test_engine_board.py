@@ -89,7 +89,10 @@ def test_board_dict_is_json_ready_with_unique_ticket_ids():
     assert set(d["routes"][0]) == {
         "id", "a", "b", "length", "color", "tunnel", "ferry_locomotives", "double_group",
     }  # fmt: skip
-    assert set(d["cities"][0]) == {"name", "display_name", "lat", "lon", "big_city"}
+    assert set(d["cities"][0]) == {
+        "name", "display_name", "lat", "lon", "big_city", "tourist_attraction",
+    }  # fmt: skip
+    assert not any(c["tourist_attraction"] for c in d["cities"])
     wien = next(c for c in d["cities"] if c["name"] == "Athina")
     assert wien["display_name"] == "Athína" and wien["big_city"] is True
 

@@ -175,7 +175,57 @@ CASES = {
         lambda s: {"type": "build_station", "city": "Wien", "cards": {"red": 1}},
     ),
     "pass_not_allowed": (started, 0, lambda s: {"type": "pass"}),
+    # Warehouses & Depots (RULES.md §2)
+    "no_warehouses": (started, 0, lambda s: {"type": "place_depot", "city": "Wien"}),
+    "city_has_depot": (lambda: _wh(), 0, lambda s: {"type": "place_depot", "city": "Wien"}),
+    "no_depots_left": (
+        lambda: _no_depots(_wh()),
+        0,
+        lambda s: {"type": "place_depot", "city": "Paris"},
+    ),
+    "warehouse_required": (lambda: _wh(), 0, lambda s: {"type": "draw_card", "source": "deck"}),
+    "warehouse_not_allowed": (
+        started,
+        0,
+        lambda s: {"type": "draw_card", "source": "deck", "warehouse": 1},
+    ),
+    "invalid_warehouse": (
+        lambda: _wh(),
+        0,
+        lambda s: {"type": "draw_card", "source": "deck", "warehouse": 4},
+    ),
+    "warehouse_not_reachable": (lambda: _wh_claim(_wh()), 0, lambda s: _claim_wien(3)),
+    "empty_warehouse": (lambda: _wh_claim(_wh(), empty=1), 0, lambda s: _claim_wien(1)),
+    "not_enough_depots": (
+        lambda: _no_depots(_wh_claim(_wh()), left=1),
+        0,
+        lambda s: _claim_wien(1, 2),
+    ),
 }
+
+
+def _wh():
+    """Warehouses on; initial depots: seat 1 Wien, 2 Budapest, 3 Zagrab, 0 Roma."""
+    depots = {0: "Roma", 1: "Wien", 2: "Budapest", 3: "Zagrab"}
+    return started(options={"warehouses": True}, depots=depots)
+
+
+def _no_depots(s, left=0):
+    s.depots_spent[0] += s.depots_left[0] - left
+    s.depots_left[0] = left
+    return s
+
+
+def _wh_claim(s, empty=None):
+    cards = {1: ["blue"], 2: ["green", "red"], 3: ["black"]}
+    if empty is not None:
+        cards[empty] = []
+    return arrange(s, hands={0: {"red": 1}}, warehouses=cards)
+
+
+def _claim_wien(*seats):
+    # route 38: Wien - Budapest, red, length 1
+    return {"type": "claim_route", "route": 38, "cards": {"red": 1}, "warehouses": list(seats)}
 
 
 def _taken(s):
@@ -279,6 +329,16 @@ MALFORMED = [
     {"type": "build_station", "city": 5, "cards": {"red": 1}},
     {"type": "build_station", "city": "Wien"},
     {"type": "pass", "x": 1},
+    {"type": "draw_card", "source": "deck", "warehouse": True},
+    {"type": "draw_card", "source": "deck", "warehouse": "1"},
+    {"type": "draw_card", "source": "faceup", "slot": 1, "warehouse": None},
+    {"type": "claim_route", "route": 17, "cards": {"red": 3}, "warehouses": []},
+    {"type": "claim_route", "route": 17, "cards": {"red": 3}, "warehouses": [True]},
+    {"type": "claim_route", "route": 17, "cards": {"red": 3}, "warehouses": [1.0]},
+    {"type": "claim_route", "route": 17, "cards": {"red": 3}, "warehouses": 1},
+    {"type": "place_depot"},
+    {"type": "place_depot", "city": 3},
+    {"type": "place_depot", "city": "Wien", "cards": {"red": 1}},
 ]
 
 
@@ -299,15 +359,21 @@ def canonical(action):
         a.pop("color", None)
     if a.get("type") == "keep_tickets" and isinstance(a.get("tickets"), list):
         a["tickets"] = sorted(a["tickets"], key=str)
+    if a.get("type") == "claim_route" and isinstance(a.get("warehouses"), list):
+        a["warehouses"] = sorted(a["warehouses"], key=str)
     return json.dumps(a, sort_keys=True, default=str)
 
 
 def fuzz_positions():
     """A few positions in different phases, reached by random play."""
     out = []
-    for seed, variant in enumerate(E.VARIANTS["europe"]):
+    games = [("europe", v, None) for v in E.VARIANTS["europe"]]
+    games += [("europe", v, {"warehouses": True}) for v in E.VARIANTS["europe"][:3]]
+    games += [("new_york", "standard", None)] * 2
+    for seed, (ruleset, variant, options) in enumerate(games):
         rng = random.Random(seed)
-        s = E.new_game(variant=variant, seats=2 + seed % 4, seed=seed)
+        seats = 2 + seed % (4 if ruleset == "europe" else 3)
+        s = E.new_game(ruleset=ruleset, variant=variant, seats=seats, seed=seed, options=options)
         for step in range(400):
             if E.is_terminal(s):
                 break
@@ -332,7 +398,8 @@ card_dicts = st.dictionaries(
 )
 actions = st.fixed_dictionaries(
     {"type": st.sampled_from(["draw_card", "claim_route", "pay_tunnel", "decline_tunnel",
-                              "draw_tickets", "keep_tickets", "build_station", "pass", "x"])},
+                              "draw_tickets", "keep_tickets", "build_station", "pass",
+                              "place_depot", "x"])},
     optional={
         "source": st.sampled_from(["deck", "faceup", "hand"]),
         "slot": st.integers(-1, 6) | values,
@@ -342,6 +409,8 @@ actions = st.fixed_dictionaries(
         "tickets": st.lists(st.sampled_from([f"E{i}" for i in range(1, 47)] + ["X3"]),
                             max_size=4) | values,
         "color": st.sampled_from(["red", "blue", "locomotive"]) | values,
+        "warehouse": st.integers(-1, 5) | values,
+        "warehouses": st.lists(st.integers(-1, 5), max_size=3) | values,
         "junk": values,
     },
 )  # fmt: skip

@@ -241,7 +241,7 @@ def test_ranking_key_order_is_score_tickets_stations_path(monkeypatch):
     ]
     monkeypatch.setattr(scoring, "_player_result", lambda st, seat: {
         **fake[seat], "route_points": 50, "ticket_points": 0, "station_bonus": 0,
-        "longest_path_bonus": 0,
+        "longest_path_bonus": 0, "attraction_points": 0, "depots_left": 0, "depot_bonus": 0,
     })  # fmt: skip
     out = scoring.final_scores(s, "x")["players"]
     # longest path bonus goes to seat 3 (9 cars), which then outscores everyone

@@ -93,7 +93,8 @@ def test_tunnel_reveal_and_payment_due_are_public():
     E.apply_action(s, 0, {"type": "claim_route", "route": rid, "cards": {"pink": 2}})
     pending = E.view_for(s, None)["pending"]
     assert pending == {"type": "tunnel", "seat": 0, "route": rid, "played": {"pink": 2},
-                       "revealed": ["pink", "red", "red"], "extra": 1, "color": "pink"}  # fmt: skip
+                       "revealed": ["pink", "red", "red"], "extra": 1, "color": "pink",
+                       "warehouses": []}  # fmt: skip
     assert E.view_for(s, 0)["pending"] == pending
 
 

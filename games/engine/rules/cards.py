@@ -11,6 +11,17 @@ Terms (RULES.md 1.3.1):
 - *empty slot*: ``-1`` in ``faceup`` when no card was left to turn up; empty slots are
   refilled at the end of each turn once cards are available again (engine decision).
 - *payment*: a hand-shaped list of counts played for a route, tunnel or station.
+- *warehouse card* (Warehouses & Depots, RULES.md §2): the first ``draw_card`` of a turn first
+  moves the top card of the deck, unseen, into the warehouse of the seat named by the
+  action's ``warehouse`` key (any seat, the drawer's own included). **Decision**: it is due
+  whenever a card can be drawn blind (``blind_count`` > 0), and then required; with no blind
+  card the draw has no ``warehouse`` key. A deck draw needs a card left after the warehouse
+  card; face-up draws are always possible.
+- *warehouse reshuffle* (RULES.md §2): when the deck is empty, the discard pile is empty and
+  at least one seat has no depot left beside its warehouse, all warehouses are emptied at
+  once (right after the card that emptied the deck, or after the action that made the
+  condition true), shuffled, and form the new deck. So with that condition, warehouse cards
+  count as blind cards (``blind_count``).
 """
 
 from __future__ import annotations
@@ -37,13 +48,46 @@ def draw_blind(state) -> int:
     """Take the top card of the deck (reshuffling the discard if needed); -1 if none."""
     deck = state.deck
     if not deck:
-        if not state.discard:
+        if state.discard:
+            deck.extend(state.discard)
+            state.discard.clear()
+            state.rng = shuffle(state.rng, deck)
+            state.log_event(None, "reshuffle", count=len(deck))
+        elif not empty_warehouses(state):
             return -1
-        deck.extend(state.discard)
-        state.discard.clear()
-        state.rng = shuffle(state.rng, deck)
-        state.log_event(None, "reshuffle", count=len(deck))
-    return deck.pop()
+    card = deck.pop()
+    if not deck and state.wh:
+        empty_warehouses(state)
+    return card
+
+
+def warehouses_feed_deck(state) -> bool:
+    """Whether the warehouses become the deck once deck and discard are empty (RULES.md §2)."""
+    return state.wh and 0 in state.depots_left
+
+
+def empty_warehouses(state) -> bool:
+    """The warehouse reshuffle, if its condition holds now; True if it happened."""
+    if state.deck or state.discard or not warehouses_feed_deck(state):
+        return False
+    counts = [len(w) for w in state.warehouses]
+    if not any(counts):
+        return False
+    deck = state.deck
+    for w in state.warehouses:
+        deck.extend(w)
+        w.clear()
+    state.rng = shuffle(state.rng, deck)
+    state.log_event(None, "warehouse_reshuffle", count=len(deck), warehouses=counts)
+    return True
+
+
+def blind_count(state) -> int:
+    """Cards that can still be drawn blind: deck + discard (+ warehouses, see docstring)."""
+    n = len(state.deck) + len(state.discard)
+    if state.wh and 0 in state.depots_left:
+        n += sum(map(len, state.warehouses))
+    return n
 
 
 def _refresh_possible(state) -> bool:
@@ -89,31 +133,58 @@ def refill_faceup(state) -> None:
 
 def can_draw(state, second: bool) -> bool:
     """Whether any card may be drawn (as the first or the second card of the action)."""
-    if state.deck or state.discard:
+    if state.deck or state.discard or (state.wh and blind_count(state)):
         return True
     wild = state.wild
     return any(c >= 0 and not (second and c == wild) for c in state.faceup)
 
 
+def _deck_after_warehouse(state, blind: int) -> int:
+    """Blind cards left for the hand once the warehouse card (if due) is put away."""
+    if not state.wh or not blind or warehouses_feed_deck(state):
+        return blind  # no warehouse card, or it stays drawable
+    return blind - 1
+
+
 def draw_actions(state, second: bool) -> list:
-    """The legal draw_card actions (RULES.md 1.3.1)."""
+    """The legal draw_card actions (RULES.md 1.3.1; §2: with a ``warehouse`` per seat)."""
     out = []
-    if state.deck or state.discard:
+    blind = blind_count(state) if state.wh else len(state.deck) + len(state.discard)
+    if (_deck_after_warehouse(state, blind) if not second else blind) > 0:
         out.append({"type": "draw_card", "source": "deck"})
     wild = state.wild
     names = state.card_names
     for slot, c in enumerate(state.faceup):
         if c >= 0 and not (second and c == wild):
             out.append({"type": "draw_card", "source": "faceup", "slot": slot, "color": names[c]})
+    if state.wh and not second and blind:
+        out = [dict(a, warehouse=w) for a in out for w in range(state.n)]
     return out
 
 
-def _validate_draw(state, action: dict, second: bool) -> int:
-    """Return the face-up slot to take, or -1 for the deck; raise if illegal."""
-    if action["source"] == "deck":
-        if not (state.deck or state.discard):
-            raise IllegalAction("deck_empty")
+def _check_warehouse(state, action: dict, second: bool, blind: int) -> int:
+    """The seat whose warehouse gets the warehouse card, or -1 if none is due."""
+    target = action.get("warehouse")
+    due = state.wh and not second and blind > 0
+    if target is None:
+        if due:
+            raise IllegalAction("warehouse_required")
         return -1
+    if not due:
+        raise IllegalAction("warehouse_not_allowed")
+    if not 0 <= target < state.n:
+        raise IllegalAction("invalid_warehouse", seat=target)
+    return target
+
+
+def _validate_draw(state, action: dict, second: bool) -> tuple[int, int]:
+    """Return (face-up slot or -1 for the deck, warehouse seat or -1); raise if illegal."""
+    blind = blind_count(state)
+    target = _check_warehouse(state, action, second, blind)
+    if action["source"] == "deck":
+        if (blind if second else _deck_after_warehouse(state, blind)) < 1:
+            raise IllegalAction("deck_empty")
+        return -1, target
     slot = action["slot"]
     if not 0 <= slot < len(state.faceup):
         raise IllegalAction("invalid_slot", slot=slot)
@@ -125,15 +196,18 @@ def _validate_draw(state, action: dict, second: bool) -> int:
         raise IllegalAction("faceup_mismatch", slot=slot, actual=names[card], color=action["color"])
     if second and card == state.wild:
         raise IllegalAction("second_locomotive")
-    return slot
+    return slot, target
 
 
 def apply_draw(state, seat: int, action: dict) -> bool:
     """Draw one card; return True if the turn ends (else the second draw follows)."""
     second = state.phase == "draw2"
-    slot = _validate_draw(state, action, second)
+    slot, target = _validate_draw(state, action, second)
     hand = state.hands[seat]
     names = state.card_names
+    if target >= 0:
+        state.log_event(seat, "warehouse_card", warehouse=target)
+        state.warehouses[target].append(draw_blind(state))
     if slot < 0:
         entry = _log_draw(state, seat, source="deck")
         card = draw_blind(state)

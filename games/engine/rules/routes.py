@@ -12,6 +12,9 @@ Terms:
   the extras must be wild. The extra payment is a separate decision (phase ``tunnel``,
   actions ``pay_tunnel`` / ``decline_tunnel``); on decline the played cards go back to the
   hand. Revealed cards go to the discard pile at the end of the turn.
+- *warehouses* (Warehouses & Depots): a claim may carry ``"warehouses": [seat, ...]``, the
+  warehouses it takes once the route is placed (see ``depots``); listed claims come once
+  without the key and once per allowed choice.
 - *route row*: a precomputed tuple ``(index, id, a, b, length, colour, ferry, tunnel,
   twin)`` with the colour as a card index (-1 for gray); the hot loops read these.
 """
@@ -22,6 +25,7 @@ from functools import cache
 
 from ..errors import IllegalAction
 from .cards import card_dict, card_names, draw_blind
+from .depots import check_take, take, take_options
 from .payment import check_holds, options, pay, payment_color
 
 
@@ -123,7 +127,19 @@ def _claims(state, seat: int, first_only: bool = False) -> list:
 
 
 def claim_actions(state, seat: int) -> list:
-    """The legal claim_route actions, one per route and payment option."""
+    """The legal claim_route actions, one per route, payment option (and warehouse choice)."""
+    if state.wh and state.depots_left[seat] > 0 and any(state.warehouses):
+        index = state.board.route_index
+        out = []
+        for rid, payments in _claims(state, seat):
+            takes = take_options(state, seat, index[rid])
+            for cards in payments:
+                for chosen in takes:
+                    action = {"type": "claim_route", "route": rid, "cards": cards.copy()}
+                    if chosen:
+                        action["warehouses"] = chosen
+                    out.append(action)
+        return out
     return [
         {"type": "claim_route", "route": rid, "cards": cards.copy()}
         for rid, payments in _claims(state, seat)
@@ -170,14 +186,20 @@ def place(state, seat: int, index: int) -> None:
     state.routes_of[seat].append(index)
 
 
-def apply_claim(state, seat: int, route_id: int, counts) -> bool:
-    """Claim a route (or start a tunnel); return True if the turn ends."""
+def apply_claim(state, seat: int, route_id: int, counts, chosen=None) -> bool:
+    """Claim a route (or start a tunnel); return True if the turn ends.
+
+    ``chosen``: the claim's ``warehouses`` list (None: the key was absent)."""
     row, paid = _validate_claim(state, seat, route_id, counts)
+    takes = [] if chosen is None else check_take(state, seat, row[0], chosen)
     cards = card_dict(state, counts)
+    extra_log = {"warehouses": takes} if takes else {}
     if not row[7]:
         pay(state, seat, counts)
         place(state, seat, row[0])
-        state.log_event(seat, "claim_route", route=route_id, cards=cards)
+        state.log_event(seat, "claim_route", route=route_id, cards=cards, **extra_log)
+        if takes:
+            take(state, seat, takes)
         return True
     hand = state.hands[seat]
     for i, k in enumerate(counts):
@@ -196,6 +218,7 @@ def apply_claim(state, seat: int, route_id: int, counts) -> bool:
         "revealed": revealed,
         "extra": extra,
         "color": paid,
+        "warehouses": takes,
     }
     state.log_event(
         seat,
@@ -204,6 +227,7 @@ def apply_claim(state, seat: int, route_id: int, counts) -> bool:
         cards=cards,
         revealed=card_names(state, revealed),
         extra=extra,
+        **extra_log,
     )
     if extra == 0:
         _finish_tunnel(state, seat, [0] * (wild + 1))
@@ -270,6 +294,8 @@ def _finish_tunnel(state, seat: int, counts) -> None:
         state.discard.extend([i] * k)
     t["played"] = [0] * len(t["played"])
     place(state, seat, t["route"])
+    if t["warehouses"]:
+        take(state, seat, t["warehouses"])
     # revealed cards are discarded at the end of the turn (end_turn does it)
 
 

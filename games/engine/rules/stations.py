@@ -3,8 +3,9 @@
 Terms:
 - *station cost*: ``station_costs[k]`` cards of one colour (wild cards wild) for the seat's
   (k+1)-th station: 1, 2, 3 in Europe.
-- A station goes on any city without a station (one per city, whoever owns it), even with no
-  route there yet; at most ``stations`` per seat, one per turn (it is the turn's action).
+- A station goes on any city without a station (one per city, whoever owns it) and without a
+  depot (Warehouses & Depots, see ``depots``), even with no route there yet; at most
+  ``stations`` per seat, one per turn (it is the turn's action).
 - What a station is worth is decided at the end (``scoring``): it lends one route of another
   player touching its city.
 """
@@ -32,7 +33,13 @@ def station_options(state, seat: int) -> list:
 
 
 def can_build(state, seat: int) -> bool:
-    return bool(station_options(state, seat)) and -1 in state.station_at
+    if not station_options(state, seat):
+        return False
+    if state.wh:
+        return any(
+            s == -1 and d == -1 for s, d in zip(state.station_at, state.depot_at, strict=True)
+        )
+    return -1 in state.station_at
 
 
 def station_actions(state, seat: int) -> list:
@@ -51,10 +58,11 @@ def station_actions(state, seat: int) -> list:
         else:
             payments.append({names[c]: cost})
     names = city_names(state.board)
+    depot_at = state.depot_at
     return [
         {"type": "build_station", "city": names[ci], "cards": cards.copy()}
         for ci, owner in enumerate(state.station_at)
-        if owner == -1
+        if owner == -1 and depot_at[ci] == -1
         for cards in payments
     ]
 
@@ -70,6 +78,8 @@ def apply_build(state, seat: int, city: str, counts) -> bool:
         raise IllegalAction("unknown_city", city=city)
     if state.station_at[ci] != -1:
         raise IllegalAction("city_has_station", city=city)
+    if state.depot_at[ci] != -1:
+        raise IllegalAction("city_has_depot", city=city)
     if state.stations_left[seat] <= 0:
         raise IllegalAction("no_stations_left")
     cost = station_cost(state, seat)

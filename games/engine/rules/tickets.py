@@ -104,12 +104,23 @@ def _return_setup(state, returned: list) -> None:
 
 
 def _start_play(state) -> None:
-    """Everyone has chosen: returns go under the deck (shuffled); the first turn starts."""
+    """Everyone has chosen: returns go under the deck (shuffled); the initial depots are
+    placed (Warehouses & Depots) or the first turn starts."""
     if state.setup_returned:
         back = state.setup_returned
         state.rng = shuffle(state.rng, back)
         state.ticket_deck[:0] = back
         state.setup_returned = []
+    if state.wh:
+        from .depots import start_initial_depots
+
+        start_initial_depots(state)
+        return
+    begin_play(state)
+
+
+def begin_play(state) -> None:
+    """The first turn starts."""
     state.phase = "turn"
     state.current = state.first
     state.log_event(None, "play_start", first_seat=state.first)

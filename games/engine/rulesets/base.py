@@ -10,7 +10,9 @@ Terms:
 - *wild*: the wild card of the deck (Europe: ``locomotive``). In a hand it is the last
   colour index, ``len(colors)``.
 
-Warehouses & Depots (RULES.md §2) will add fields here and a module under ``rules/``.
+- *warehouses*: Warehouses & Depots (RULES.md §2), the ``warehouses`` option; ``depots`` per
+  player and the ``depot_bonus`` for the most unused ones; allowed only where
+  ``warehouses_allowed`` (every Europe variant, not New York). Rules: ``rules/depots.py``.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class RulesetConfig:
     min_players: int
     max_players: int
     colors: tuple[str, ...]
-    wild: str
+    wild: str  # the wild card's key in hands, payments and the face-up row
+    wild_display_name: str  # what the rulebook calls it ("locomotive", "taxi")
     cards_per_color: int
     wild_cards: int
     trains: int
@@ -61,6 +64,9 @@ class RulesetConfig:
     longest_path_bonus: int  # 0: no longest-path bonus
     attraction_points: int  # New York: points per touched tourist attraction
     single_double_max_players: int  # with this many players or fewer, one twin only
+    warehouses_allowed: bool  # the Warehouses & Depots option may be used (RULES.md §2)
+    depots: int  # depots per player with the option
+    depot_bonus: int  # points for the most depots left beside the warehouse
     variants: Mapping[str, VariantConfig]
 
     @property

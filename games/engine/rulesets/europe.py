@@ -100,6 +100,7 @@ EUROPE = RulesetConfig(
     max_players=5,
     colors=COLORS,
     wild="locomotive",
+    wild_display_name="locomotive",
     cards_per_color=12,
     wild_cards=14,
     trains=45,
@@ -114,5 +115,8 @@ EUROPE = RulesetConfig(
     longest_path_bonus=10,
     attraction_points=0,
     single_double_max_players=3,
+    warehouses_allowed=True,
+    depots=5,
+    depot_bonus=10,
     variants=VARIANTS,
 )
