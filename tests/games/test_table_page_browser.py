@@ -1,0 +1,144 @@
+"""The table page in a real browser on a live site: a player creates a table with a bot,
+starts it and plays through the UI while a spectator watches without reloading."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import chromium
+from tests.live import LiveSite
+
+FAST = {"BOT_MOVE_DELAY": "0.05"}
+# Reduced motion also turns off the pulsing of clickable routes, which Playwright would
+# otherwise wait on as "not stable".
+DESKTOP = {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"}
+MODES = [
+    pytest.param("embedded", marks=[pytest.mark.browser]),
+    pytest.param(
+        "production", marks=[pytest.mark.browser, pytest.mark.postgres, pytest.mark.redis]
+    ),  # fmt: skip
+]
+
+
+@pytest.fixture(params=MODES)
+def site(request, tmp_path):
+    live = LiveSite(request.param, tmp_path, extra_env=FAST).start()
+    live.manage("seed_demo")
+    yield live
+    live.stop()
+
+
+def log_in(page, url, username):
+    page.goto(url + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", "ticket-to-ride")
+    page.get_by_role("button", name="Sign In").click()
+    expect(page.get_by_role("link", name=username.capitalize(), exact=True)).to_be_visible()
+
+
+def wait_for_my_turn(page):
+    expect(page.locator("#players li.player.is-current.is-you")).to_be_visible(timeout=20_000)
+    expect(page.locator("body")).to_have_attribute("data-phase", "turn", timeout=20_000)
+
+
+def version(page) -> int:
+    return int(page.locator("body").get_attribute("data-version"))
+
+
+def wait_past(page, before: int):
+    page.wait_for_function(f"Number(document.body.dataset.version) > {before}", timeout=20_000)
+
+
+def keep_tickets(page, how_many=None):
+    dialog = page.locator("#ticket-dialog")
+    expect(dialog).to_be_visible(timeout=20_000)
+    boxes = dialog.locator("[data-ticket-id]")
+    count = boxes.count() if how_many is None else how_many
+    for i in range(count):
+        boxes.nth(i).check()
+    before = version(page)
+    page.locator("#ticket-confirm").click()
+    wait_past(page, before)
+
+
+def test_a_player_plays_through_the_ui_and_a_spectator_sees_it_live(site, tmp_path):
+    with chromium() as browser:
+        player = browser.new_context(**DESKTOP).new_page()
+        errors = []
+        player.on("pageerror", lambda exc: errors.append(str(exc)))
+        log_in(player, site.url, "alice")
+
+        # Create a three-seat table, add one bot, start with two seats.
+        player.goto(site.url + "/play/new/")
+        player.select_option("select[name=seat_count]", "3")
+        player.get_by_role("button", name="Create table").click()
+        expect(player).to_have_url(re.compile(r"/table/\d+/$"))
+        table_url = player.url
+        player.locator("#add-bot").click()
+        player.locator("#start-game").click()
+
+        spectator = browser.new_context(**DESKTOP).new_page()
+        spectator.goto(table_url)
+        expect(spectator.locator("#players li.player")).to_have_count(2, timeout=20_000)
+
+        # Set-up: keep every starting ticket.
+        keep_tickets(player)
+
+        # Draw two cards blind.
+        wait_for_my_turn(player)
+        before = version(player)
+        player.locator("#deck").click()
+        wait_past(player, before)
+        player.locator("#deck").click()
+        wait_past(player, before + 1)
+
+        # Draw tickets and keep one.
+        wait_for_my_turn(player)
+        player.locator("#ticket-deck").click()
+        keep_tickets(player, how_many=1)
+
+        # Claim a route: draw until one is affordable, then click it on the map.
+        claimed = None
+        for _ in range(12):
+            wait_for_my_turn(player)
+            selectable = player.locator(".route.route--selectable:not(.route--tunnel)")
+            if selectable.count():
+                claimed = selectable.first.get_attribute("data-route-id")
+                before = version(player)
+                selectable.first.click()
+                if player.locator("#payment-dialog").is_visible():
+                    player.locator("#payment-dialog [data-payment-index]").first.click()
+                wait_past(player, before)
+                break
+            before = version(player)
+            player.locator("#deck").click()
+            wait_past(player, before)
+            player.locator("#deck").click()
+            wait_past(player, before + 1)
+        assert claimed is not None, "never able to claim a route"
+        route = f'.route[data-route-id="{claimed}"]'
+        expect(player.locator(route)).to_have_class(re.compile("route--claimed"))
+        # The spectator's page shows it too, without a reload.
+        expect(spectator.locator(route)).to_have_class(re.compile("route--claimed"),
+                                                       timeout=10_000)  # fmt: skip
+
+        # Build a station.
+        wait_for_my_turn(player)
+        player.locator("#build-station").click()
+        city = player.locator(".city.city--selectable").first
+        expect(city).to_be_visible()
+        name = city.get_attribute("data-city")
+        before = version(player)
+        city.click()
+        if player.locator("#payment-dialog").is_visible():
+            player.locator("#payment-dialog [data-payment-index]").first.click()
+        wait_past(player, before)
+        expect(player.locator(f'g.station[data-station-city="{name}"]')).to_have_count(1)
+        expect(spectator.locator(f'g.station[data-station-city="{name}"]')).to_have_count(
+            1, timeout=10_000
+        )
+        expect(player.locator("#log")).to_contain_text(name)
+        player.screenshot(path=str(tmp_path / "table-midgame.png"))
+        assert not errors, errors
+    assert "Traceback" not in site.output(), site.output()[-3000:]
