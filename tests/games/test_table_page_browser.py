@@ -142,3 +142,18 @@ def test_a_player_plays_through_the_ui_and_a_spectator_sees_it_live(site, tmp_pa
         player.screenshot(path=str(tmp_path / "table-midgame.png"))
         assert not errors, errors
     assert "Traceback" not in site.output(), site.output()[-3000:]
+
+
+def test_the_lobby_shows_a_new_table_without_a_reload(site):
+    with chromium() as browser:
+        watcher = browser.new_context(**DESKTOP).new_page()
+        watcher.goto(site.url + "/play/")
+        watcher.wait_for_timeout(500)  # the lobby socket connects
+        creator = browser.new_context(**DESKTOP).new_page()
+        log_in(creator, site.url, "bob")
+        creator.goto(site.url + "/play/new/")
+        creator.get_by_role("button", name="Create table").click()
+        table_id = re.search(r"/table/(\d+)/", creator.url).group(1)
+        expect(watcher.locator(f'#open-tables [data-table-id="{table_id}"]')).to_be_visible(
+            timeout=10_000
+        )
