@@ -144,3 +144,34 @@ def test_the_sweep_handles_overdue_games(game):
     assert sweep_deadlines() == 1
     game.refresh_from_db()
     assert game.version == 2
+
+
+def test_turn_based_games_tell_the_player_whose_turn_it_is(cast, mailoutbox):
+    from games.tasks import notify_turn
+
+    table = services.table_create(owner=cast["alice"], seat_count=2, time_control="turn_based",
+                                  turn_hours=24)  # fmt: skip
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    game = Game.objects.get(table=table)
+    assert (game.deadline - game.turn_started_at).total_seconds() == 24 * 3600
+    notify_turn(table.pk, game.version, [0, 1])
+    for name in ("alice", "bob"):
+        assert cast[name].notifications.filter(text__contains="your turn").exists()
+    assert sorted(m.to[0] for m in mailoutbox) == ["alice@example.com", "bob@example.com"]
+    assert table.get_absolute_url() in mailoutbox[0].body
+    # A notice for a version the game has left behind is dropped: they already moved.
+    notify_turn(table.pk, game.version + 7, [0])
+    assert len(mailoutbox) == 2
+
+
+def test_a_real_time_bank_absorbs_overtime(cast):
+    from games import clocks
+
+    table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=30,
+                                  bank_seconds=60)  # fmt: skip
+    start = timezone.now()
+    assert clocks.bank_after_move(table, start, start + timedelta(seconds=20), 60) == 60
+    assert clocks.bank_after_move(table, start, start + timedelta(seconds=50), 60) == 40
+    assert clocks.bank_after_move(table, start, start + timedelta(seconds=500), 60) == 0
+    deadline = clocks.seat_deadline(table, start, 40, is_bot=False)
+    assert (deadline - start).total_seconds() == 70
