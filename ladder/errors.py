@@ -1,0 +1,32 @@
+"""User errors of leagues and ranked play: expected, shown to the player, never a 500."""
+
+from django.utils.translation import gettext_lazy as _
+
+MESSAGES = {
+    "not_found": _("There is no such league."),
+    "not_member": _("Only members of this league can do that."),
+    "already_member": _("You are already a member of this league."),
+    "private_league": _("This league is private; you need its invite link."),
+    "not_admin": _("Only the league's admins can do that."),
+    "invalid_league": _("These league settings are not valid: {detail}"),
+    "invalid_queue": _("That is not a valid request for a table: {detail}"),
+    "already_queued": _("You are already waiting for a ranked table."),
+    "not_queued": _("You are not waiting for a table (it may have just started)."),
+    "invalid_challenge": _("That challenge is not possible: {detail}"),
+    "challenge_closed": _("This challenge has already been answered."),
+    "match_not_found": _("There is no such rated match."),
+    "already_annulled": _("This match has already been annulled."),
+}
+
+
+class LadderError(Exception):
+    """A user error of the ladder; ``code`` is stable, ``message`` is for people."""
+
+    def __init__(self, code: str, **params):
+        self.code = code
+        self.params = params
+        super().__init__(code)
+
+    @property
+    def message(self) -> str:
+        return str(MESSAGES[self.code]).format(**{k: str(v) for k, v in self.params.items()})

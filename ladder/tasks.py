@@ -1,0 +1,50 @@
+"""Celery tasks of the ladder: thin wrappers that call ``ladder.services``.
+
+All are safe to run twice: a result is recorded once per table, the matchmaker seats only
+players still queued (under the league lock), and a recalculation rebuilds from the history.
+"""
+
+import logging
+
+from celery import shared_task
+from django.db import OperationalError
+
+from ladder import services
+from ladder.models import QueueEntry
+
+log = logging.getLogger(__name__)
+RETRY = {
+    "autoretry_for": (OperationalError,),
+    "retry_backoff": 0.5,
+    "retry_backoff_max": 10,
+    "max_retries": 8,
+}
+
+
+@shared_task(**RETRY)
+def record_result(table_id: int, result: dict, abandoned: list) -> int | None:
+    """Record a finished rated table and move its ladder; returns the match id."""
+    match = services.match_record(table_id=table_id, result=result, abandoned=abandoned)
+    return match.pk if match else None
+
+
+@shared_task(**RETRY)
+def matchmake(league_id: int | None = None) -> int:
+    """Seat whoever can be seated now, in one league or (beat) every league with a queue."""
+    if league_id is None:
+        leagues = QueueEntry.objects.values_list("league_id", flat=True).distinct()
+    else:
+        leagues = [league_id]
+    started = 0
+    for league in list(leagues):
+        started += len(services.queue_match(league_id=league))
+    return started
+
+
+@shared_task(**RETRY)
+def recalculate(league_id: int) -> dict:
+    """Rebuild a league's ladders from its history (after an annulment, or on request)."""
+    report = services.ladder_recalculate(league_id=league_id)
+    log.info("league %s recalculated: %s matches in %.1f s", league_id, report.matches,
+             report.total_seconds)  # fmt: skip
+    return {"matches": report.matches, "rows": report.rows}
