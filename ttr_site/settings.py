@@ -195,6 +195,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
 )
 CELERY_BEAT_SCHEDULE = {
     "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
+    # Ranked queues: seat whoever fits now (a queue join also runs it at once).
+    "ladder-matchmake": {"task": "ladder.tasks.matchmake", "schedule": 4.0},
     "clear-expired-sessions": {
         "task": "ttr_site.accounts.tasks.clear_expired_sessions",
         "schedule": 6 * 3600,

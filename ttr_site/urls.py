@@ -10,7 +10,7 @@ from . import views
 urlpatterns = [
     path("", views.home, name="home"),
     # "play/" and the table pages come from games.urls
-    path("leagues/", views.coming_soon, {"section": "leagues"}, name="leagues"),
+    path("", include("ladder.urls")),  # "leagues/" (URL name "leagues") and the league pages
     path("tournaments/", views.coming_soon, {"section": "tournaments"}, name="tournaments"),
     path("", include("games.urls")),
     path("accounts/", include("allauth.urls")),
