@@ -6,6 +6,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from ladder import presenters
+
 from .forms import SettingsForm
 from .models import User
 from .services import notifications_mark_read
@@ -13,7 +15,12 @@ from .services import notifications_mark_read
 
 def profile(request, username):
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(request, "accounts/profile.html", {"player": player})
+    context = {
+        "player": player,
+        "ladders": presenters.profile_ratings(player, request.user),
+        "games": presenters.profile_games(player, request.user),
+    }
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required
