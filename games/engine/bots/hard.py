@@ -1,4 +1,10 @@
-"""The hard bot: medium's planner with better judgement of tunnels, time and long paths.
+"""The hard bot: medium's planner, playing for route points and tempo.
+
+Strategy (measured with ``manage.py bot_arena`` against three medium bots): few, compatible
+tickets at set-up and no more unless they are all done early; paths priced so that long
+routes win (a claim costs a turn, and long routes score more per car, RULES.md 1.3.2); no
+wasted turns on refused tunnels; then the longest open routes, extending its longest trail,
+which also ends the game before ticket-heavy opponents finish.
 
 Terms (see ``medium`` and ``planner`` for the rest):
 - *pace*: cars a seat has used per turn it has played (public: cars left and the turn
@@ -10,6 +16,9 @@ Terms (see ``medium`` and ``planner`` for the rest):
   (RULES.md 1.3.2), and a refused tunnel wastes the turn.
 - *cash-in*: near the end, cards in hand score nothing: the bot claims its most valuable
   affordable route instead of drawing.
+- *ticket odds*: a ticket choice in play is valued by Monte-Carlo own playouts over sampled
+  orders of the unseen cards (``montecarlo``): won points times the odds of finishing the
+  plan in the turns left, lost points otherwise.
 - *longest path* (RULES.md 1.5.4): filler routes that lengthen the seat's longest trail are
   worth more when the +10 bonus is within reach.
 """
@@ -22,11 +31,11 @@ from .medium import Medium, Style
 from .planner import Weights, color_index, make_plan, ticket_swing
 
 HARD = Style(
-    weights=Weights(per_route=1.5, value=0.2),
+    weights=Weights(per_route=4.0, value=0.9),  # fewer, longer routes
     car_price=0.8,
     setup_price=0.8,
     setup_spare=15,
-    ticket_trains=10,
+    ticket_trains=30,  # new tickets only when the first ones are done early
     tunnel_spare=1,
 )
 SAMPLES = 24

@@ -34,6 +34,7 @@ class Style:
     ticket_trains: int = 14  # draw tickets when all are done and this many cars remain
     borrow_penalty: float = 2.0
     tunnel_spare: int = 0  # spare cards wanted before trying a tunnel
+    ticket_plan_cars: int = 0  # draw new tickets once the plan needs at most this many cars
 
 
 class Medium:
@@ -82,9 +83,9 @@ class Medium:
         action = self.rescue(plan) or self.claim_for(plan.routes)
         if action:
             return action
+        if plan.cars <= self.style.ticket_plan_cars and self.want_tickets():
+            return {"type": "draw_tickets"}
         if not plan.routes:
-            if self.want_tickets():
-                return {"type": "draw_tickets"}
             action = self.claim_for(self.filler_targets())
             if action:
                 return action
