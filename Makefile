@@ -40,6 +40,12 @@ format: install
 
 bench: install
 	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/bots.py
+	@if [ -n "$$DATABASE_URL" ] && [ -n "$$REDIS_URL" ]; then \
+	  $(BIN)/python benchmarks/timeouts.py; \
+	else \
+	  echo "benchmarks/timeouts.py skipped: it needs DATABASE_URL (PostgreSQL) and REDIS_URL"; \
+	fi
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache
