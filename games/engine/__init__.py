@@ -1,14 +1,18 @@
 """ttr rules engine: pure Python (standard library only), no Django.
 
-Rules: ``RULES.md`` §1 (Europe, 2-5 players, variants ``classic``, ``europa_1912``,
-``europe_extended``, ``mega_europe``, ``big_cities``). Rule sets plug in via ``rulesets/``.
+Rules: ``RULES.md`` §1 (``ruleset="europe"``, 2-5 players, variants ``classic``,
+``europa_1912``, ``europe_extended``, ``mega_europe``, ``big_cities``), §2 (Warehouses &
+Depots: the ``warehouses`` option of every Europe variant) and §3 (``ruleset="new_york"``,
+2-4 players, variant ``standard``). Rule sets plug in via ``rulesets/``.
 
 Public API
 ==========
-``new_game(*, ruleset="europe", variant="classic", seats=4, seed=0, options=None) -> state``
-    A new game in phase ``setup``. ``options``: ``{"bonus_tickets": bool}`` (raises
-    ``InvalidSetup`` while the map has no bonus-ticket data). Bad arguments raise
-    ``InvalidSetup`` (code ``invalid_setup``).
+``new_game(*, ruleset="europe", variant=None, seats=4, seed=0, options=None) -> state``
+    A new game in phase ``setup``; ``variant`` None is the ruleset's first (``classic``,
+    ``standard``). ``options``: ``{"bonus_tickets": bool}`` (raises
+    ``InvalidSetup`` while the map has no bonus-ticket data), ``{"warehouses": bool}``
+    (Warehouses & Depots; Europe only). Bad arguments raise ``InvalidSetup`` (code
+    ``invalid_setup``). ``new_game(ruleset="new_york", variant="standard", seats=3)``.
 ``legal_actions(state, seat) -> list[dict]``
     Every legal action of ``seat`` now (JSON-ready); ``[]`` when it has no decision.
 ``apply_action(state, seat, action) -> state``
@@ -21,40 +25,53 @@ Public API
     Keys: ``ruleset variant options seats phase turn first_seat current_seats players faceup
     deck_count discard_count ticket_deck_count last_round pending log`` (+ ``you`` for a
     seat, ``final`` when over). ``players[i]``: ``seat score trains_left stations_left
-    hand_count ticket_count offered_count routes stations`` (route ids, city names); with
-    ``"all"`` each also gets the private keys of ``you``. ``you``: ``seat``, ``hand``
-    (colour -> count, ``locomotive`` for locomotives), ``tickets`` (``id a b points
-    completed``; completed with own routes only), ``offered_tickets`` (list or null).
+    hand_count ticket_count offered_count routes stations depots depots_left
+    warehouse_count attractions`` (route ids, city names; ``depots``: the seat's depots on
+    the map, ``depots_left``: beside its warehouse, ``warehouse_count``: cards in its
+    warehouse, all 0/[] without warehouses; ``attractions``: New York tourist attractions its
+    routes touch, [] in Europe); with ``"all"`` each also gets the private keys of ``you``
+    and ``warehouse`` (colour -> count: warehouse colours are shown to NO seat, not even the
+    owner; ``"all"`` is for finished-game replays and admin tools). ``you``: ``seat``,
+    ``hand`` (card key -> count; the wild card is ``locomotive`` in every rule set, New
+    York's taxi cards included), ``tickets`` (``id a b points completed``; completed with own
+    routes only), ``offered_tickets`` (list or null).
     ``pending``: null or the public side of a decision: ``{"type": "tunnel", "seat",
-    "route", "played", "revealed", "extra", "color"}``, ``{"type": "keep_tickets", "seat",
-    "count"}``, ``{"type": "second_draw", "seat"}``, ``{"type": "initial_tickets",
-    "seats"}``. ``last_round``: ``{"active", "triggered_by", "turns_left"}``.
+    "route", "played", "revealed", "extra", "color", "warehouses"}``, ``{"type":
+    "keep_tickets", "seat", "count"}``, ``{"type": "second_draw", "seat"}``, ``{"type":
+    "initial_tickets", "seats"}``, ``{"type": "initial_depots", "seat", "order"}`` (seats
+    still to place, in order). ``last_round``: ``{"active", "triggered_by", "turns_left"}``.
 ``log_for(state, viewer, since=0) -> list[dict]``
     Log entries from index ``since``, redacted by the same code as ``view_for``.
 ``final_result(state) -> dict``
     Once terminal: ``{"reason": "last_round"|"all_passed", "players": [...]}``, players in
     seat order with ``seat score rank route_points tickets ticket_points completed_tickets
     stations_built station_bonus station_routes longest_path longest_path_bonus
-    longest_path_routes``; ``tickets`` items ``id a b points completed``;
-    ``station_routes`` items ``{"city", "route"}`` (route id or null). Rank 1 wins; equal
-    ranks share a place.
+    longest_path_routes attractions attraction_points depots depots_left depot_bonus``;
+    ``tickets`` items ``id a b points completed``; ``station_routes`` items ``{"city",
+    "route"}`` (route id or null). ``score`` = route + ticket points + station, longest-path,
+    attraction and depot bonuses. Rank 1 wins; equal ranks share a place (New York: score,
+    then completed tickets).
 ``to_json(state) -> str`` / ``from_json(s) -> state``
     Exact, deterministic round trip. Same seed + same actions => identical ``to_json``.
 ``board(ruleset) -> dict``
-    ``cities`` (``name display_name lat lon big_city``), ``routes`` (``id a b length color
-    tunnel ferry_locomotives double_group``), ``tickets`` (``id a b points kind source
-    big_cities_logo``), ``scoring``.
+    ``cities`` (``name display_name lat lon big_city tourist_attraction``), ``routes``
+    (``id a b length color tunnel ferry_locomotives double_group``), ``tickets`` (``id a b
+    points kind source big_cities_logo``), ``scoring``, ``cards`` (``colors wild
+    wild_display_name per_color wild_count``: New York ``wild`` ``"locomotive"``,
+    ``wild_display_name`` ``"taxi"``).
 ``replay(params, actions) -> state``
     ``new_game(**params)`` then each ``[seat, action]``.
 Also: ``IllegalAction``/``InvalidSetup`` (subclasses of ``EngineError``; attributes
 ``code``, ``message``, ``params``), ``REASON_CODES`` (code -> English template),
-``COLORS``, ``RULESETS``, ``VARIANTS``.
+``COLORS`` (Europe's), ``RULESETS``, ``VARIANTS`` (``{"europe": (...), "new_york":
+("standard",)}``).
 
 Ticket ids
 ==========
 Strings unique per map: ``"E1".."E46"`` base Europe tickets, ``"X1".."X55"`` Europa 1912
-tickets, ``"O<n>"``/``"M<n>"`` bonus tickets (no data yet). Route ids are the map's ints
-(1..101); city ids are names (``"Wien"``).
+tickets, ``"O<n>"``/``"M<n>"`` bonus tickets (no data yet), ``"T1".."T18"`` New York. Route
+ids are the map's ints (Europe 1..101, New York 1..41); city ids are names (``"Wien"``,
+``"Times Square"``).
 
 Actions (wire format)
 =====================
@@ -71,8 +88,33 @@ Turn actions (phase ``turn``; one per turn):
 - ``{"type": "draw_tickets"}`` then (phase ``tickets``)
   ``{"type": "keep_tickets", "tickets": ["E3", "E17"]}``; also used for the set-up choice
   (phase ``setup``, all seats decide at once).
-- ``{"type": "build_station", "city": "Wien", "cards": {"blue": 2}}``
+- ``{"type": "build_station", "city": "Wien", "cards": {"blue": 2}}`` (Europe only)
 - ``{"type": "pass"}``: only when nothing else is possible.
+
+New York has no stations and no tunnels or ferries: the same actions minus
+``build_station``/``pay_tunnel``/``decline_tunnel``; cards are ``pink blue green black red
+orange`` and ``locomotive`` (the taxi cards).
+
+Warehouses & Depots (option ``warehouses``; details in ``rules/depots.py``):
+
+- Set-up, phase ``depots`` (after the ticket choice): the seat last in turn order, then the
+  others counter-clockwise, each send ``{"type": "place_depot", "city": "Wien"}``.
+- In phase ``turn``, before the turn's action, any number of free
+  ``{"type": "place_depot", "city": "Wien"}`` (a city with no depot and no station). This is
+  not the turn's action: phase, current seat and ``turn`` stay the same; a turn is over only
+  when ``turn`` increases (or the phase leaves ``turn``/``draw2``/``tickets``/``tunnel`` for
+  ``over``). Servers must not restart the turn clock for it.
+- The first card of a draw names the warehouse that gets the deck's top card, unseen:
+  ``{"type": "draw_card", "source": "deck", "warehouse": 2}``,
+  ``{"type": "draw_card", "source": "faceup", "slot": 1, "warehouse": 0}`` (any seat; listed
+  once per seat; required while a card can be drawn blind, refused otherwise and on the
+  second card).
+- A claim may take the warehouses of the depots at its route's ends, one own depot (from
+  beside the warehouse) each: ``{"type": "claim_route", "route": 38, "cards": {"red": 1},
+  "warehouses": [1, 2]}`` (no key: take nothing; listed once per choice; taken once the
+  route is placed).
+- A station on a depot city is refused (``city_has_depot``), as a depot on a station city
+  (``city_has_station``).
 
 Log entries
 ===========
@@ -89,14 +131,24 @@ public keys:
   ``pay_tunnel`` (route, cards); ``decline_tunnel`` (route)
 - ``draw_tickets`` (count; private: tickets); ``build_station`` (city, cards); ``pass``
 - ``last_round`` (trains_left); ``game_end`` (reason, scores, ranks)
+- Warehouses & Depots: ``initial_depots`` (order); ``place_depot`` (city, depots_left);
+  ``warehouse_card`` (warehouse: the seat whose warehouse got the deck's top card; its
+  colour is logged for nobody); ``claim_route``/``tunnel_attempt`` also carry
+  ``warehouses`` when a take was chosen; ``take_warehouse`` (warehouse, count,
+  depots_left; private to the taker: cards); ``warehouse_reshuffle`` (count, warehouses:
+  the count taken from each).
 
 Phases and engine decisions
 ===========================
-Phases: ``setup`` -> ``turn`` (-> ``draw2`` | ``tickets`` | ``tunnel``) -> ... -> ``over``.
+Phases: ``setup`` (-> ``depots`` with warehouses) -> ``turn`` (-> ``draw2`` | ``tickets`` |
+``tunnel``) -> ... -> ``over``.
 Card counts must be positive ints (zero entries are malformed). Mega Europe's set-up is one
 ``keep_tickets`` over the 2 long + 5 regular tickets (at most 1 long; 2 regular with a long,
-else 3). Set-up returns that go under the deck (Mega Europe, Big Cities) are shuffled
-together once every seat has chosen. The deck is reshuffled from the discard when a card is
+else 3). Set-up returns that go under the deck (Mega Europe, Big Cities, New York) are
+shuffled together once every seat has chosen. New York: 2 tickets dealt, keep >= 1; in play
+draw 2 keep >= 1 (one left: it is drawn and must be kept); with 2 players one twin of a
+double route only; the last round starts at 2 or fewer taxis; +1 per tourist attraction
+touched; no longest path. The deck is reshuffled from the discard when a card is
 needed; empty face-up slots are refilled at the end of a turn. Further decisions are
 documented in the module that implements them (``rules/``, ``scoring``).
 """

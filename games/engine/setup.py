@@ -133,8 +133,13 @@ def _deal_tickets(s: GameState, long: list, regular: list) -> None:
     s.offers = offers
 
 
-def new_game(*, ruleset="europe", variant="classic", seats=4, seed=0, options=None) -> GameState:
-    """A new game in phase ``setup`` (every seat chooses its initial tickets)."""
+def new_game(*, ruleset="europe", variant=None, seats=4, seed=0, options=None) -> GameState:
+    """A new game in phase ``setup`` (every seat chooses its initial tickets).
+
+    ``variant`` None: the ruleset's first variant (Europe ``classic``, New York ``standard``).
+    """
+    if variant is None and isinstance(ruleset, str) and ruleset in RULESETS:
+        variant = next(iter(RULESETS[ruleset].variants))
     options = _check_args(ruleset, variant, seats, seed, options)
     s = _blank(ruleset, variant, seats, seed, options)
     long, regular = _ticket_pools(s)

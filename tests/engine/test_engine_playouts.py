@@ -1,12 +1,18 @@
 """Random-playout invariants (ARCHITECTURE example 13) over many seeds, variants and sizes.
 
-After every step: all 110 train cards and every ticket are accounted for, cars and stations
-are conserved, the new log entries leak nothing and are JSON-ready, seats that are not
-deciding have no legal action, and (every few steps) mutated copies of the chosen action are
-refused with the state unchanged. The full ``to_json(from_json(s)) == s`` round trip runs
-after every step in 140 games and every 7th step in the other 400 (a full round trip costs
-~1 ms late in a game, dominated by the log). Sampled steps check full views for every viewer.
-At the end: the game is over, nobody can act, the round trip holds and the scores add up.
+After every step: every train card (110 in Europe, 44 in New York; warehouses included) and
+every ticket are accounted for, cars, stations and depots are conserved, the new log entries
+leak nothing (as each viewer sees them) and are JSON-ready (as ``"all"`` sees them: every
+other viewer gets a subset of the same keys), seats that are not deciding have no legal
+action, and (every few steps) mutated copies of the chosen action are refused with the state
+unchanged. The full ``to_json(from_json(s)) == s`` round trip (and the JSON check of the
+legal actions) runs after every step in some games and every 7th/10th step in the others (a
+full round trip costs ~1 ms late in a game, dominated by the log). Sampled steps check full
+views for every viewer. At the end: the game is over, nobody can act, the round trip holds
+and the scores add up.
+
+Games: Europe, every variant x 2-5 players (540); the same with Warehouses & Depots (320);
+New York at 2, 3 and 4 players (303 each).
 """
 
 import json
@@ -14,7 +20,7 @@ import random
 import re
 
 import pytest
-from engine_testkit import cards_total
+from engine_testkit import cards_total, deck_size
 
 import games.engine as E
 
@@ -53,7 +59,18 @@ def mutations(action, rng):
         out.append(dict(action, tickets="E1"))
     if "city" in action:
         out.append(dict(action, city=action["city"].upper()))
+    if "warehouse" in action:
+        out.append(dict(action, warehouse=action["warehouse"] + 5))
+        out.append({k: v for k, v in action.items() if k != "warehouse"})
+    elif action["type"] == "draw_card":
+        out.append(dict(action, warehouse=0))
+    if "warehouses" in action:
+        out.append(dict(action, warehouses=action["warehouses"] * 2))
+        out.append(dict(action, warehouses=[w + 1 for w in action["warehouses"]]))
     return out
+
+
+WH = {"warehouses": True}
 
 
 def ticket_pool_size(s):
@@ -69,15 +86,26 @@ def core_json(s):
 
 
 def check_conservation(s):
-    assert cards_total(s) == 110
+    cfg = s.cfg
+    assert cards_total(s) == DECK[s.ruleset]
+    depots = cfg.depots if s.wh else 0
     for seat in range(s.n):
         cars = sum(s.board.routes[r].length for r in s.routes_of[seat])
-        assert s.trains[seat] + cars == 45 and s.trains[seat] >= 0
-        assert s.stations_left[seat] + len(s.stations_of[seat]) == 3
+        assert s.trains[seat] + cars == cfg.trains and s.trains[seat] >= 0
+        assert s.stations_left[seat] + len(s.stations_of[seat]) == cfg.stations
         assert all(s.station_at[c] == seat for c in s.stations_of[seat])
         assert all(s.owner[r] == seat for r in s.routes_of[seat])
         assert min(s.hands[seat]) >= 0
-    assert sum(o >= 0 for o in s.owner) == sum(map(len, s.routes_of))
+        left, placed = s.depots_left[seat], s.depots_of[seat]
+        assert left >= 0 and left + len(placed) + s.depots_spent[seat] == depots
+        assert all(s.depot_at[c] == seat for c in placed)
+    assert len(s.owner) - s.owner.count(-1) == sum(map(len, s.routes_of))
+    if s.wh:
+        depot_cities = {c for cities in s.depots_of for c in cities}
+        assert len(s.depot_at) - s.depot_at.count(-1) == len(depot_cities)
+        assert not depot_cities & {c for cities in s.stations_of for c in cities}
+    else:
+        assert not any(s.warehouses) and not any(s.depots_of)
     tickets = (
         s.ticket_deck
         + s.boxed
@@ -85,7 +113,7 @@ def check_conservation(s):
         + [i for t in s.tickets for i in t]
         + [i for o in s.offers if o for i in o]
     )
-    assert len(tickets) == len(set(tickets)) == POOL[s.variant]
+    assert len(tickets) == len(set(tickets)) == POOL[s.ruleset, s.variant]
 
 
 def visible_ticket_ids(s, seat):
@@ -103,9 +131,12 @@ def check_entries(s, entries, viewer):
         if e["seat"] != viewer:
             assert not (e["type"] == "draw_card" and e["source"] == "deck" and "color" in e)
             assert "hand" not in e
-            if e["type"] in ("deal", "keep_tickets", "draw_tickets"):
+            if e["type"] in ("deal", "keep_tickets", "draw_tickets", "take_warehouse"):
                 assert set(e) <= {"seq", "seat", "type", "hand_count", "ticket_count",
-                                  "kept_count", "returned_count", "count"}  # fmt: skip
+                                  "kept_count", "returned_count", "count", "warehouse",
+                                  "depots_left"}  # fmt: skip
+        if e["type"] == "warehouse_card":  # its colour is secret to everyone
+            assert set(e) == {"seq", "seat", "type", "warehouse"}
 
 
 def check_views(s):
@@ -122,8 +153,11 @@ def check_views(s):
         if not over:
             allowed = set() if viewer is None else visible_ticket_ids(s, viewer)
             assert set(TICKET_ID.findall(text)) <= allowed
+        assert not any("warehouse" in p for p in view["players"])  # colours: nobody's
     everything = E.view_for(s, "all")
     assert all("hand" in p for p in everything["players"])
+    for p, cards in zip(everything["players"], s.warehouses, strict=True):
+        assert sum(p["warehouse"].values()) == p["warehouse_count"] == len(cards)
 
 
 def check_final(s):
@@ -131,20 +165,34 @@ def check_final(s):
     assert all(E.legal_actions(s, seat) == [] for seat in range(s.n))
     result = E.final_result(s)
     assert [p["seat"] for p in result["players"]] == list(range(s.n))
+    cfg = s.cfg
     best = max(p["longest_path"] for p in result["players"])
+    most = max(s.depots_left)
     for p in result["players"]:
         tickets = sum(t["points"] if t["completed"] else -t["points"] for t in p["tickets"])
         assert tickets == p["ticket_points"]
         assert p["completed_tickets"] == sum(t["completed"] for t in p["tickets"])
         assert p["score"] == (
-            p["route_points"] + tickets + p["station_bonus"] + p["longest_path_bonus"]
+            p["route_points"]
+            + tickets
+            + p["station_bonus"]
+            + p["longest_path_bonus"]
+            + p["attraction_points"]
+            + p["depot_bonus"]
         )
         seat = p["seat"]
         assert p["route_points"] == sum(
             s.board.scoring[s.board.routes[r].length] for r in s.routes_of[seat]
         )
-        assert p["station_bonus"] == 4 * s.stations_left[seat]
-        assert p["longest_path_bonus"] == (10 if best > 0 and p["longest_path"] == best else 0)
+        assert p["station_bonus"] == cfg.station_bonus * s.stations_left[seat]
+        bonus = cfg.longest_path_bonus
+        assert p["longest_path_bonus"] == (bonus if best > 0 and p["longest_path"] == best else 0)
+        ends = {c for r in s.routes_of[seat] for c in (s.board.routes[r].a, s.board.routes[r].b)}
+        assert p["attraction_points"] == len(ends & s.board.attractions) == len(p["attractions"])
+        assert p["depots_left"] == s.depots_left[seat]
+        assert p["depot_bonus"] == (10 if s.wh and most > 0 and s.depots_left[seat] == most else 0)
+        if s.ruleset == "new_york":
+            assert p["longest_path"] == 0 and p["stations_built"] == 0
         path_ids = p["longest_path_routes"]
         assert set(path_ids) <= {s.board.routes[r].id for r in s.routes_of[seat]}
         assert (
@@ -165,11 +213,14 @@ def choose(rng, legal, by_type):
     return rng.choice([a for a in legal if a["type"] == kind])
 
 
-def playout(seed, variant, seats, *, full_every=0, fuzz_every=5, trip_every=1):
+def playout(
+    seed, variant, seats, *, full_every=0, fuzz_every=5, trip_every=1, ruleset="europe",
+    options=None,
+):  # fmt: skip
     rng = random.Random(seed)
-    s = E.new_game(variant=variant, seats=seats, seed=seed)
+    s = E.new_game(ruleset=ruleset, variant=variant, seats=seats, seed=seed, options=options)
     by_type = seed % 2 == 1
-    logged = dict.fromkeys([None, *range(seats)], 0)
+    logged = dict.fromkeys(["all", None, *range(seats)], 0)
     for step in range(MAX_STEPS):
         if E.is_terminal(s):
             break
@@ -178,7 +229,9 @@ def playout(seed, variant, seats, *, full_every=0, fuzz_every=5, trip_every=1):
             assert E.legal_actions(s, other) == []
         seat = rng.choice(current)
         legal = E.legal_actions(s, seat)
-        assert legal and json.loads(json.dumps(legal)) == legal
+        assert legal
+        if step % trip_every == 0:
+            assert json.loads(json.dumps(legal)) == legal
         action = choose(rng, legal, by_type)
         if fuzz_every and step % fuzz_every == 0:
             before = core_json(s)
@@ -195,9 +248,11 @@ def playout(seed, variant, seats, *, full_every=0, fuzz_every=5, trip_every=1):
             assert E.to_json(E.from_json(text)) == text
         for viewer, since in logged.items():
             new = E.log_for(s, viewer, since)
-            assert json.loads(json.dumps(new)) == new
+            if viewer == "all":  # the others see subsets of these keys
+                assert json.loads(json.dumps(new)) == new
+            else:
+                check_entries(s, new, viewer)
             assert [e["seq"] for e in new] == list(range(since, len(s.log)))
-            check_entries(s, new, viewer)
             logged[viewer] = len(s.log)
         if full_every and step % full_every == 0:
             check_views(s)
@@ -210,8 +265,11 @@ def playout(seed, variant, seats, *, full_every=0, fuzz_every=5, trip_every=1):
     return s
 
 
-POOL = {v: ticket_pool_size(E.new_game(variant=v)) for v in VARIANTS}
+POOL = {("europe", v): ticket_pool_size(E.new_game(variant=v)) for v in VARIANTS}
+POOL["new_york", "standard"] = 18
+DECK = {name: deck_size(E.new_game(ruleset=name, seats=2)) for name in E.RULESETS}
 CASES = [(variant, seats) for variant in VARIANTS for seats in (2, 3, 4, 5)]
+NY_SEATS = (2, 3, 4)
 
 
 @pytest.mark.parametrize(("variant", "seats"), CASES)
@@ -227,3 +285,37 @@ def test_playout_sweep(variant, seats):
     for seed in range(25):
         trip = 1 if seed < 5 else 7
         playout(10_000 + seed * 7 + seats, variant, seats, fuzz_every=9, trip_every=trip)
+
+
+@pytest.mark.parametrize(("variant", "seats"), CASES)
+def test_warehouse_playouts_with_full_view_checks(variant, seats):
+    playout(500 + seats, variant, seats, full_every=25, options=WH)
+
+
+@pytest.mark.parametrize("seats", NY_SEATS)
+def test_new_york_playouts_with_full_view_checks(seats):
+    for seed in range(3):
+        playout(seed * 1000 + seats, "standard", seats, full_every=5, ruleset="new_york")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("variant", "seats"), CASES)
+def test_warehouse_playout_sweep(variant, seats):
+    # 20 cases x 15 seeds = 300 games (plus the 20 above); 2 per case with every-step trips
+    for seed in range(15):
+        trip = 1 if seed < 2 else 10
+        playout(
+            20_000 + seed * 7 + seats, variant, seats, fuzz_every=11, trip_every=trip, options=WH
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", NY_SEATS)
+def test_new_york_playout_sweep(seats):
+    # 300 games per player count; 30 with every-step trips
+    for seed in range(300):
+        trip = 1 if seed < 30 else 10
+        playout(
+            30_000 + seed * 7 + seats, "standard", seats, fuzz_every=11, trip_every=trip,
+            ruleset="new_york",
+        )  # fmt: skip
