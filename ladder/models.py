@@ -186,17 +186,31 @@ class MatchPlayer(models.Model):
         return f"{self.match_id}: {self.user_id} place {self.place}"
 
 
-class RatingChange(models.Model):
-    """One player's rating before and after one counted match (derived data)."""
+LADDER_INDEX = "rating_change_ladder_idx"
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+", db_index=False)
+
+class RatingChange(models.Model):
+    """One player's rating before and after one counted match (derived data).
+
+    Its foreign keys have no database constraint: the rows are written only by copying what
+    ``MatchPlayer`` (constrained) already holds, and a ladder rebuild writes millions of them
+    at once, where the constraint triggers checked at commit cost more than the copy itself.
+    Django still cascades deletions.
+    """
+
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="rating_changes",
         db_index=False,
+        db_constraint=False,
     )
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="+")
+    league = models.ForeignKey(
+        League, on_delete=models.CASCADE, related_name="+", db_index=False, db_constraint=False
+    )
     time_control = models.CharField(max_length=12, choices=TimeControl.choices)
     seq = models.BigIntegerField()
     before = models.FloatField()
@@ -211,7 +225,11 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "user"], name="rating_change_unique")
         ]
-        indexes = [models.Index(fields=["user", "league", "time_control", "seq"])]
+        # One index serves the ladder's form column, a profile's history and the accuracy
+        # page; fewer indexes keep a rebuild's COPY fast.
+        indexes = [
+            models.Index(fields=["league", "time_control", "user", "seq"], name=LADDER_INDEX)
+        ]
 
     def __str__(self):
         return f"{self.match_id}: {self.user_id} {self.before:.0f} -> {self.after:.0f}"

@@ -68,10 +68,13 @@ def rate_table(
         return [0.0] * n
     score = [0.0] * n
     expect = [0.0] * n
+    # expected(ri, rj) = 1 / (1 + 10^((rj - ri)/400)) = qi / (qi + qj) with q = 10^(r/400):
+    # one power per player instead of one per pair (a ladder rebuild replays millions).
+    q = [10.0 ** (r / SCALE) for r in ratings]
     for i in range(n):
-        ri, pi = ratings[i], places[i]
+        qi, pi = q[i], places[i]
         for j in range(i + 1, n):
-            e = 1.0 / (1.0 + 10.0 ** ((ratings[j] - ri) / SCALE))
+            e = qi / (qi + q[j])
             expect[i] += e
             expect[j] += 1.0 - e
             pj = places[j]
@@ -110,11 +113,11 @@ class Ladder:
         changes = []
         for player, state, delta, place in zip(players, states, deltas, places, strict=True):
             before, games = state[0], state[1]
-            state[0] = before + delta
+            state[0] = after = before + delta
             state[1] = games + 1
             if place == 1:
                 state[2] += 1
-            changes.append((player, before, state[0], games))
+            changes.append((player, before, after, games))
         return changes
 
 
