@@ -5,10 +5,10 @@
 
 The database is created and migrated if missing. The history is synthetic but shaped like
 ranked play: players have a hidden strength (normal, mean 1500, sd 200), tables of 2-5 are
-drawn from players of similar strength (as the matchmaker does), and places follow a
+drawn from players within 150 points of each other (as the matchmaker does), places follow a
 Plackett-Luce model on the Elo scale (a 400-point edge is 10:1 odds), with a few shared
 places and abandoned seats. It is generated once with COPY and kept for later runs (a league
-named after its size); ``--fresh`` rebuilds it.
+named after its size); ``--fresh`` drops the database (only one named ``ttr_bench*``) first.
 
 Timed: ``ladder.services.ladder_recalculate`` (read with SQL, compute with the pure
 ``ladder.rating``, delete the old rows and COPY the new ones), first on an empty ladder and
@@ -17,6 +17,7 @@ Also printed: the predictive accuracy of the ratings on this history.
 """
 
 import argparse
+import bisect
 import math
 import os
 import random
@@ -31,14 +32,17 @@ os.environ.setdefault("DEBUG", "true")
 
 import psycopg  # noqa: E402
 
+WINDOW = 150.0  # true-strength spread of a table
 GUMBEL_SCALE = 400 / math.log(10)  # Gumbel noise at this scale = Plackett-Luce on Elo odds
 
 
-def ensure_database(url: str) -> None:
+def ensure_database(url: str, fresh: bool) -> None:
     parsed = urlparse(url)
     name = parsed.path.lstrip("/")
     admin = urlunparse(parsed._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as conn:
+        if fresh and name.startswith("ttr_bench"):  # never drop a database not made for this
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
         if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
             conn.execute(f'CREATE DATABASE "{name}"')
             print(f"created database {name}")
@@ -58,8 +62,10 @@ def simulate(games: int, players: int, seed: int = 2026):
     strength = sorted(rng.gauss(1500, 200) for _ in range(players))
     for _ in range(games):
         size = rng.choice((2, 3, 3, 4, 4, 4, 5))
-        anchor = rng.randrange(players)
-        low, high = max(0, anchor - 400), min(players, anchor + 400)
+        # the matchmaker seats players of similar rating: here, within 150 of the first one
+        centre = strength[rng.randrange(players)]
+        low = bisect.bisect_left(strength, centre - WINDOW)
+        high = max(bisect.bisect_right(strength, centre + WINDOW), low + size)
         seated = rng.sample(range(low, high), size)
         perf = [strength[p] + GUMBEL_SCALE * -math.log(-math.log(rng.random())) for p in seated]
         order = sorted(range(size), key=lambda i: -perf[i])
@@ -131,18 +137,13 @@ def _generate(cur, league_id: int, games: int, players: int) -> None:
     print(f"  history of {games:,} games generated in {time.perf_counter() - started:.1f} s")
 
 
-def bench_league(games: int, players: int, fresh: bool):
+def bench_league(games: int, players: int):
     from django.db import connection, transaction
 
     from ladder.models import League
 
     slug = f"bench-{games}-{players}"
     league = League.objects.filter(slug=slug).first()
-    if league is not None and fresh:
-        with connection.cursor() as cur:
-            cur.execute("DELETE FROM ladder_ratingchange WHERE league_id = %s", [league.pk])
-        league.delete()
-        league = None
     if league is None:
         print(f"generating {games:,} rated games among {players:,} players ...")
         with transaction.atomic():
@@ -207,15 +208,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--players", type=int, default=20_000)
-    parser.add_argument("--fresh", action="store_true", help="regenerate the history")
+    parser.add_argument(
+        "--fresh", action="store_true", help="drop the database (named ttr_bench*) and regenerate"
+    )
     parser.add_argument("--no-accuracy", action="store_true")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL", "")
     if not url.startswith(("postgres://", "postgresql://")):
         sys.exit("Set DATABASE_URL=postgres://postgres@127.0.0.1:5432/<db> (PostgreSQL only).")
-    ensure_database(url)
+    ensure_database(url, args.fresh)
     setup_django()
-    league = bench_league(args.games, args.players, args.fresh)
+    league = bench_league(args.games, args.players)
     run(league, "run 1: recalculation")
     run(league, "run 2: again, over the rows of run 1 (idempotent rebuild)")
     if not args.no_accuracy:

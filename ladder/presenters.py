@@ -3,10 +3,10 @@
 from collections import defaultdict
 
 from django.core.cache import cache
-from django.db.models import F, Window
+from django.db.models import Exists, F, OuterRef, Window
 from django.db.models.functions import RowNumber
 
-from games.models import Seat, Table, TimeControl
+from games.models import Game, Seat, Table, TimeControl
 from ladder import charts, rating
 from ladder.models import League, Match, MatchPlayer, Rating, RatingChange
 
@@ -65,7 +65,9 @@ def _recent_changes(league, time_control, user_ids) -> dict[int, list[dict]]:
 def recent_matches(league: League, limit: int = 30) -> list[dict]:
     """The latest matches with their players by place and rating changes."""
     matches = list(
-        Match.objects.filter(league=league).select_related("table", "annulled_by")[:limit]
+        Match.objects.filter(league=league)
+        .select_related("table", "annulled_by")
+        .annotate(has_game=Exists(Game.objects.filter(table=OuterRef("table"))))[:limit]
     )
     deltas = {
         (c.match_id, c.user_id): c.delta
@@ -167,6 +169,7 @@ def profile_games(player, viewer, limit: int = 10) -> list[dict]:
         Table.objects.visible_to(viewer)
         .filter(status=Table.Status.FINISHED, seats__user=player)
         .select_related("league")
+        .annotate(has_game=Exists(Game.objects.filter(table=OuterRef("pk"))))
         .order_by("-finished_at", "-id")[:limit]
     )
     seats = {

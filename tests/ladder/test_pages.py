@@ -131,6 +131,21 @@ def test_the_accuracy_page_reports_the_share_predicted(client, played, europe):
 
 
 def test_the_profile_shows_the_rating_chart_and_recent_games(client, played):
+    from games.models import Game
+
+    table = Match.objects.order_by("seq").last().table
+    Game.objects.create(table=table, seed=1, state="{}")
     page = client.get(played["bob"].get_absolute_url()).content.decode()
     assert 'class="rating-chart"' in page and "Europe ladder" in page
-    assert "/replay/" in page
+    assert f"/table/{table.pk}/replay/" in page  # only tables with a game have a replay
+    assert page.count("/replay/") == 2  # its title and its button; the other has neither
+
+
+def test_seed_demo_adds_rated_history_once(db):
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
+    europe = League.objects.get(slug="europe")
+    assert europe.matches.count() == 48
+    assert europe.ratings.count() == 4

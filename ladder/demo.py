@@ -1,0 +1,53 @@
+"""Demo rated history for ``manage.py seed_demo``: cheap, idempotent, clearly synthetic.
+
+The demo players join the default Europe league and get a few dozen finished rated results
+(no moves: these tables have no replay), so the ladder, the profile charts and the accuracy
+page have something to show on a fresh install. Nothing is added once the league has matches.
+"""
+
+import random
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import Seat, Table
+from ladder import services
+from ladder.models import League, Membership
+
+GAMES = 48
+# Hidden strengths, so the ladder has a shape: alice strongest, dave weakest.
+STRENGTH = {"alice": 1650, "bob": 1550, "carol": 1480, "dave": 1400}
+
+
+def seed_rated_history(users: dict, *, seed: int = 7) -> int:
+    """Add demo results to the Europe league; returns how many were added (0 if any exist)."""
+    league = League.objects.filter(slug="europe").first()
+    if league is None or league.matches.exists():
+        return 0
+    rng = random.Random(seed)
+    start = timezone.now() - timedelta(days=GAMES)
+    with transaction.atomic():
+        for user in users.values():
+            Membership.objects.get_or_create(league=league, user=user)
+        for n in range(GAMES):
+            names = rng.sample(sorted(users), rng.choice((2, 3, 4, 4)))
+            _record(league, [users[x] for x in names], _ranks(names, rng), start, n)
+    return GAMES
+
+
+def _ranks(names, rng) -> list[int]:
+    perf = [STRENGTH[x] + rng.gauss(0, 200) for x in names]
+    return [1 + sum(1 for q in perf if q > p) for p in perf]
+
+
+def _record(league, seated, ranks, start, n) -> None:
+    when = start + timedelta(days=n, hours=17 + n % 5)
+    table = Table.objects.create(
+        ruleset=league.ruleset, variant=league.variant, seat_count=len(seated),
+        time_control="realtime", rated=True, league=league, owner=seated[0],
+        status=Table.Status.FINISHED, started_at=when - timedelta(minutes=45), finished_at=when,
+    )  # fmt: skip
+    Seat.objects.bulk_create(Seat(table=table, position=i, user=u) for i, u in enumerate(seated))
+    players = [{"seat": i, "rank": r, "score": 130 - 15 * r} for i, r in enumerate(ranks)]
+    services.match_record(table_id=table.pk, result={"players": players})
