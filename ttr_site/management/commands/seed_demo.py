@@ -4,6 +4,7 @@ from allauth.account.models import EmailAddress
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from ladder.demo import seed_rated_history
 from ttr_site.accounts.models import User
 
 DEMO_PASSWORD = "ticket-to-ride"
@@ -46,6 +47,12 @@ class Command(BaseCommand):
         EmailAddress.objects.update_or_create(
             user=admin, email="admin@example.com", defaults={"verified": True, "primary": True}
         )
+        players = {
+            u.username: u for u in User.objects.filter(username__in=[u for u, *_ in DEMO_USERS])
+        }
+        rated = seed_rated_history(players)
+        if rated:
+            self.stdout.write(f"Added {rated} demo rated results to the Europe ladder.")
         names = ", ".join([u for u, *_ in DEMO_USERS] + ["admin"])
         self.stdout.write(
             self.style.SUCCESS(
