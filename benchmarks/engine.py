@@ -1,14 +1,17 @@
-"""Engine speed: full 4-player Classic games with uniformly random legal decisions.
+"""Engine speed: full games with uniformly random legal decisions.
 
 Run from the repository root::
 
-    python benchmarks/engine.py [--games N] [--seed S] [--seats K] [--variant V] [--profile]
+    python benchmarks/engine.py [--games N] [--seed S] [--profile]
+    python benchmarks/engine.py --only "4-player classic + warehouses"
 
-Prints games per second on one core (the decision loop included; by wall clock and by this
-process's CPU time, which is steadier on a shared machine), the median time of
-``legal_actions`` and of ``apply_action``, and the worst final-scoring time (measured by
-re-running ``final_scores`` on each finished game). The random choices use a seeded
-``random.Random`` here, outside the engine.
+Prints one row per configuration (``CONFIGS``: 4-player Classic, 4-player Classic with
+Warehouses & Depots, 4-player New York): games per second on one core (the decision loop
+included; by wall clock and by this process's CPU time, which is steadier on a shared
+machine), the mean decisions per game, the median time of ``legal_actions`` and of
+``apply_action``, and the worst final-scoring time (measured by re-running ``final_scores`` on
+each finished game). The random choices use a seeded ``random.Random`` here, outside the
+engine.
 """
 
 from __future__ import annotations
@@ -25,11 +28,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import games.engine as E  # noqa: E402
 from games.engine.scoring import final_scores  # noqa: E402
 
+# name -> new_game keyword arguments (seed aside)
+CONFIGS = {
+    "4-player classic": {"ruleset": "europe", "variant": "classic", "seats": 4},
+    "4-player classic + warehouses": {
+        "ruleset": "europe",
+        "variant": "classic",
+        "seats": 4,
+        "options": {"warehouses": True},
+    },
+    "4-player new_york": {"ruleset": "new_york", "variant": "standard", "seats": 4},
+}
 
-def play(seed: int, seats: int, variant: str):
+
+def play(seed: int, params: dict):
     """One game; return (state, steps)."""
     rng = random.Random(seed)
-    state = E.new_game(variant=variant, seats=seats, seed=seed)
+    state = E.new_game(seed=seed, **params)
     steps = 0
     while state.phase != "over":
         current = E.current_seats(state)
@@ -40,10 +55,10 @@ def play(seed: int, seats: int, variant: str):
     return state, steps
 
 
-def timed_play(seed: int, seats: int, variant: str, legal_times: list, apply_times: list):
+def timed_play(seed: int, params: dict, legal_times: list, apply_times: list):
     """One game timing every legal_actions and apply_action call."""
     rng = random.Random(seed)
-    state = E.new_game(variant=variant, seats=seats, seed=seed)
+    state = E.new_game(seed=seed, **params)
     clock = time.perf_counter_ns
     while state.phase != "over":
         current = E.current_seats(state)
@@ -58,32 +73,14 @@ def timed_play(seed: int, seats: int, variant: str, legal_times: list, apply_tim
     return state
 
 
-def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--seats", type=int, default=4)
-    parser.add_argument("--variant", default="classic")
-    parser.add_argument("--profile", action="store_true", help="cProfile the untimed run")
-    args = parser.parse_args(argv)
-    seeds = range(args.seed, args.seed + args.games)
-
-    if args.profile:
-        import cProfile
-        import pstats
-
-        cProfile.runctx(
-            "for s in seeds: play(s, args.seats, args.variant)", globals(), locals(), "/tmp/e.prof"
-        )
-        pstats.Stats("/tmp/e.prof").sort_stats("tottime").print_stats(20)
-        return
-
+def measure(name: str, params: dict, seeds: range) -> dict:
+    """The benchmark row of one configuration."""
     start = time.perf_counter()
     cpu_start = time.process_time()
     total_steps = 0
     finished = []
     for seed in seeds:
-        state, steps = play(seed, args.seats, args.variant)
+        state, steps = play(seed, params)
         total_steps += steps
         finished.append(state)
     elapsed = time.perf_counter() - start
@@ -92,26 +89,52 @@ def main(argv=None) -> None:
     legal_times: list = []
     apply_times: list = []
     for seed in seeds[: max(1, len(seeds) // 3)]:
-        timed_play(seed, args.seats, args.variant, legal_times, apply_times)
+        timed_play(seed, params, legal_times, apply_times)
 
     worst = 0.0
     for state in finished:
         t0 = time.perf_counter()
         final_scores(state, "benchmark")
         worst = max(worst, time.perf_counter() - t0)
+    games = len(seeds)
+    return {
+        "configuration": name,
+        "games": f"{games}",
+        "games/s wall": f"{games / elapsed:,.1f}",
+        "games/s CPU": f"{games / cpu:,.1f}",
+        "decisions/game": f"{total_steps / games:,.0f}",
+        "legal_actions median": f"{statistics.median(legal_times) / 1000:,.1f} µs",
+        "apply_action median": f"{statistics.median(apply_times) / 1000:,.1f} µs",
+        "final scoring worst": f"{worst * 1000:,.2f} ms",
+    }
 
-    rows = [
-        ("games", f"{args.games} x {args.seats}-player {args.variant}"),
-        ("games/s (wall clock)", f"{args.games / elapsed:,.1f}"),
-        ("games/s (process CPU time)", f"{args.games / cpu:,.1f}"),
-        ("decisions/game (mean)", f"{total_steps / args.games:,.0f}"),
-        ("legal_actions median", f"{statistics.median(legal_times) / 1000:,.1f} µs"),
-        ("apply_action median", f"{statistics.median(apply_times) / 1000:,.1f} µs"),
-        ("final scoring worst", f"{worst * 1000:,.2f} ms"),
-    ]
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value}")
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=sorted(CONFIGS), help="one configuration")
+    parser.add_argument("--profile", action="store_true", help="cProfile the untimed run")
+    args = parser.parse_args(argv)
+    seeds = range(args.seed, args.seed + args.games)
+    names = [args.only] if args.only else list(CONFIGS)
+
+    if args.profile:
+        import cProfile
+        import pstats
+
+        params = CONFIGS[names[0]]
+        cProfile.runctx("for s in seeds: play(s, params)", globals(), locals(), "/tmp/e.prof")
+        pstats.Stats("/tmp/e.prof").sort_stats("tottime").print_stats(20)
+        return
+
+    rows = [measure(name, CONFIGS[name], seeds) for name in names]
+    columns = list(rows[0])
+    widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}
+    print(" | ".join(c.ljust(widths[c]) for c in columns))
+    print("-|-".join("-" * widths[c] for c in columns))
+    for row in rows:
+        print(" | ".join(row[c].ljust(widths[c]) for c in columns))
 
 
 if __name__ == "__main__":

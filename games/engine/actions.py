@@ -46,6 +46,11 @@ OPTIONAL: dict[str, dict[str, type]] = {
     "claim_route": {"warehouses": list},
 }
 
+# type -> every key it may carry besides "type"
+ALLOWED: dict[str, frozenset] = {
+    kind: frozenset(shape) | frozenset(OPTIONAL.get(kind, ())) for kind, shape in SHAPES.items()
+}
+
 FACEUP_SHAPE = {"source": str, "slot": int}
 FACEUP_ALLOWED = {"source", "slot", "color", "warehouse"}
 
@@ -96,8 +101,7 @@ def check_shape(action) -> str:
     shape = SHAPES.get(kind)
     if shape is None:
         raise IllegalAction("unknown_action", action_type=kind)
-    optional = OPTIONAL.get(kind, {})
-    allowed = shape.keys() | optional.keys()
+    allowed = ALLOWED[kind]
     if kind == "draw_card" and action.get("source") == "faceup":
         shape = FACEUP_SHAPE
         allowed = FACEUP_ALLOWED
@@ -106,13 +110,14 @@ def check_shape(action) -> str:
     problem = _shape_problem(action, shape, allowed)
     if problem:
         raise _malformed(problem)
-    for key, expected in optional.items():
-        if key in action and not _type_ok(action[key], expected):
-            raise _malformed(f"{key!r} must be of type {expected.__name__}")
-    if "warehouses" in action and (
-        not action["warehouses"] or not all(type(w) is int for w in action["warehouses"])
-    ):
-        raise _malformed("'warehouses' must be a non-empty list of seats")
+    if len(action) > len(shape) + 1:  # optional keys present
+        for key, expected in OPTIONAL.get(kind, {}).items():
+            if key in action and not _type_ok(action[key], expected):
+                raise _malformed(f"{key!r} must be of type {expected.__name__}")
+        if "warehouses" in action and (
+            not action["warehouses"] or not all(type(w) is int for w in action["warehouses"])
+        ):
+            raise _malformed("'warehouses' must be a non-empty list of seats")
     if kind == "draw_card" and action["source"] not in ("deck", "faceup"):
         raise _malformed("'source' must be 'deck' or 'faceup'")
     if kind == "keep_tickets" and not all(type(t) is str for t in action["tickets"]):

@@ -149,9 +149,14 @@ def _deck_after_warehouse(state, blind: int) -> int:
 def draw_actions(state, second: bool) -> list:
     """The legal draw_card actions (RULES.md 1.3.1; §2: with a ``warehouse`` per seat)."""
     out = []
-    blind = blind_count(state) if state.wh else len(state.deck) + len(state.discard)
-    if (_deck_after_warehouse(state, blind) if not second else blind) > 0:
-        out.append({"type": "draw_card", "source": "deck"})
+    if not state.wh:
+        blind = 0
+        if state.deck or state.discard:
+            out.append({"type": "draw_card", "source": "deck"})
+    else:
+        blind = blind_count(state)
+        if (_deck_after_warehouse(state, blind) if not second else blind) > 0:
+            out.append({"type": "draw_card", "source": "deck"})
     wild = state.wild
     names = state.card_names
     for slot, c in enumerate(state.faceup):
@@ -179,10 +184,18 @@ def _check_warehouse(state, action: dict, second: bool, blind: int) -> int:
 
 def _validate_draw(state, action: dict, second: bool) -> tuple[int, int]:
     """Return (face-up slot or -1 for the deck, warehouse seat or -1); raise if illegal."""
-    blind = blind_count(state)
-    target = _check_warehouse(state, action, second, blind)
+    if state.wh:
+        blind = blind_count(state)
+        target = _check_warehouse(state, action, second, blind)
+        if not second:
+            blind = _deck_after_warehouse(state, blind)
+    else:
+        if "warehouse" in action:
+            raise IllegalAction("warehouse_not_allowed")
+        blind = len(state.deck) + len(state.discard)
+        target = -1
     if action["source"] == "deck":
-        if (blind if second else _deck_after_warehouse(state, blind)) < 1:
+        if blind < 1:
             raise IllegalAction("deck_empty")
         return -1, target
     slot = action["slot"]
