@@ -18,7 +18,8 @@ Public API
 ``apply_action(state, seat, action) -> state``
     **Mutates ``state`` in place** and returns it. Anything not in ``legal_actions`` raises
     ``IllegalAction`` and leaves the state unchanged (copy with ``from_json(to_json(s))`` if
-    you need the old one). Key order and ticket-list order do not matter.
+    you need the old one). Key order and the order of ``tickets`` and ``warehouses`` lists
+    do not matter.
 ``current_seats(state) -> list[int]`` / ``is_terminal(state) -> bool``
 ``view_for(state, viewer) -> dict``
     THE redaction (RULES.md 1.6); ``viewer``: a seat, ``None`` (spectator) or ``"all"``.
@@ -101,9 +102,10 @@ Warehouses & Depots (option ``warehouses``; details in ``rules/depots.py``):
   others counter-clockwise, each send ``{"type": "place_depot", "city": "Wien"}``.
 - In phase ``turn``, before the turn's action, any number of free
   ``{"type": "place_depot", "city": "Wien"}`` (a city with no depot and no station). This is
-  not the turn's action: phase, current seat and ``turn`` stay the same; a turn is over only
-  when ``turn`` increases (or the phase leaves ``turn``/``draw2``/``tickets``/``tunnel`` for
-  ``over``). Servers must not restart the turn clock for it.
+  not the turn's action: phase (``turn``), current seat and the ``turn`` counter stay the
+  same, and the turn continues. A turn is over exactly when the ``turn`` counter increases
+  (or the game ends): clients and turn clocks should key on that, not on the phase being
+  ``turn`` after an action.
 - The first card of a draw names the warehouse that gets the deck's top card, unseen:
   ``{"type": "draw_card", "source": "deck", "warehouse": 2}``,
   ``{"type": "draw_card", "source": "faceup", "slot": 1, "warehouse": 0}`` (any seat; listed
@@ -149,7 +151,12 @@ shuffled together once every seat has chosen. New York: 2 tickets dealt, keep >=
 draw 2 keep >= 1 (one left: it is drawn and must be kept); with 2 players one twin of a
 double route only; the last round starts at 2 or fewer taxis; +1 per tourist attraction
 touched; no longest path. The deck is reshuffled from the discard when a card is
-needed; empty face-up slots are refilled at the end of a turn. Further decisions are
+needed; empty face-up slots are refilled at the end of a turn. Warehouses & Depots
+decisions: no station on a depot city; no warehouse card when nothing can be drawn blind,
+and a deck draw needs a card left after it; an empty warehouse cannot be taken; warehouse
+cards come after the route is placed (tunnels: after paying, none if declined); the
+warehouse reshuffle happens at once when its condition holds; the depot bonus needs at least
+one unused depot (``rules/cards.py``, ``rules/depots.py``). Further decisions are
 documented in the module that implements them (``rules/``, ``scoring``).
 """
 

@@ -156,6 +156,21 @@ def test_a_deck_draw_needs_a_card_after_the_warehouse_card():
     assert all("warehouse" not in a for a in E.legal_actions(s, 0))
 
 
+def test_one_blind_card_and_nothing_else_to_do_is_a_pass():
+    s = wh()
+    arrange(s, faceup=[None] * 5, deck_top=["pink"], deck_rest=False)
+    for c in s.discard:
+        s.hands[3][c] += 1
+    s.discard = []
+    s.boxed += s.ticket_deck
+    s.ticket_deck = []
+    # the only blind card would go to a warehouse, leaving nothing to draw
+    legal = E.legal_actions(s, 0)
+    assert legal[0] == {"type": "pass"} and {a["type"] for a in legal} == {"pass", "place_depot"}
+    E.apply_action(s, 0, {"type": "pass"})
+    assert s.current == 1 and s.faceup[0] == 0  # refilled at the end of the turn
+
+
 def test_no_blind_card_no_warehouse_card():
     s = wh()
     arrange(s, faceup=["green"] * 5, deck_rest=False)

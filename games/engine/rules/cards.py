@@ -133,7 +133,11 @@ def refill_faceup(state) -> None:
 
 def can_draw(state, second: bool) -> bool:
     """Whether any card may be drawn (as the first or the second card of the action)."""
-    if state.deck or state.discard or (state.wh and blind_count(state)):
+    if state.wh:
+        blind = blind_count(state)
+        if (blind if second else _deck_after_warehouse(state, blind)) > 0:
+            return True
+    elif state.deck or state.discard:
         return True
     wild = state.wild
     return any(c >= 0 and not (second and c == wild) for c in state.faceup)
