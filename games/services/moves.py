@@ -139,7 +139,10 @@ def game_frame(*, game: Game, seat: int | None) -> dict:
 
 def _locked_game(game_id: int) -> Game:
     try:
-        return Game.objects.select_for_update().select_related("table").get(pk=game_id)
+        # of=("self",): lock the game row only. Locking the joined table row too would take
+        # table and game in the opposite order to the table services and deadlock with them.
+        games = Game.objects.select_for_update(of=("self",)).select_related("table")
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise GameError("not_found") from None
 
@@ -181,13 +184,19 @@ def _apply(
     table = game.table
     now = timezone.now()
     since = len(state.log)
+    turn_before, phase_before = state.turn, state.phase
+    seats_before = engine.current_seats(state)
     engine.apply_action(state, seat.position, action)
     game.version += 1
     game.state = engine.to_json(state)
     _charge(table, game, seat, now, timed_out, count_timeout)
     # The clock restarts when a turn begins, not for the later steps of a turn (second card,
     # tunnel payment, keeping tickets) nor when one of the seats choosing at set-up is done.
-    _set_clock(game, table, seats, state, now, restart=state.phase == "turn")
+    # Free depot placements keep phase and turn; depot set-up passes from seat to seat.
+    restart = (state.phase == "turn" and (state.turn != turn_before or phase_before != "turn")) or (
+        state.phase == "depots" and engine.current_seats(state) != seats_before
+    )
+    _set_clock(game, table, seats, state, now, restart=restart)
     if engine.is_terminal(state):
         game.deadline = None
         table.status = Table.Status.FINISHED
