@@ -15,11 +15,22 @@ def eager_tasks(settings):
     app.conf.task_eager_propagates = False
 
 
+def ensure_default_leagues():
+    """The data migration's default leagues. A transactional test elsewhere in the run
+    flushes every table afterwards, so recreate them (idempotent) where a test needs them."""
+    import importlib
+
+    from django.apps import apps
+
+    importlib.import_module("ladder.migrations.0002_default_leagues").create_defaults(apps, None)
+
+
 @pytest.fixture
 def europe(db):
     """The default Europe league of the data migration."""
     from ladder.models import League
 
+    ensure_default_leagues()
     return League.objects.get(slug="europe")
 
 

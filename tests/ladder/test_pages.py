@@ -6,6 +6,7 @@ from django.urls import reverse
 from ladder import services
 from ladder.models import League, Match, Membership
 from tests.factories import PASSWORD
+from tests.ladder.conftest import ensure_default_leagues
 from tests.ladder.factories import finished_table, result
 
 pytestmark = pytest.mark.django_db
@@ -146,6 +147,6 @@ def test_seed_demo_adds_rated_history_once(db):
 
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
     call_command("seed_demo", stdout=open("/dev/null", "w"))  # noqa: SIM115
-    europe = League.objects.get(slug="europe")
+    europe = (ensure_default_leagues(), League.objects.get(slug="europe"))[1]
     assert europe.matches.count() == 48
     assert europe.ratings.count() == 4

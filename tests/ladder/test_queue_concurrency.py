@@ -11,6 +11,7 @@ from games.models import Seat
 from ladder import services
 from ladder.models import League, Membership, QueueEntry
 from tests.factories import UserFactory
+from tests.ladder.conftest import ensure_default_leagues
 
 SIZES = [(2, 2), (3, 3), (4, 4), (5, 5), (3, 4), (2, 5)]
 
@@ -18,7 +19,7 @@ SIZES = [(2, 2), (3, 3), (4, 4), (5, 5), (3, 4), (2, 5)]
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_fifty_players_queueing_at_once_are_seated_once_each(eager_tasks):
-    league = League.objects.get(slug="europe")
+    league = (ensure_default_leagues(), League.objects.get(slug="europe"))[1]
     rng = random.Random(50)
     users = [UserFactory() for _ in range(50)]
     Membership.objects.bulk_create(Membership(league=league, user=u) for u in users)
