@@ -51,3 +51,42 @@ def _record(league, seated, ranks, start, n) -> None:
     Seat.objects.bulk_create(Seat(table=table, position=i, user=u) for i, u in enumerate(seated))
     players = [{"seat": i, "rank": r, "score": 130 - 15 * r} for i, r in enumerate(ranks)]
     services.match_record(table_id=table.pk, result={"players": players})
+
+
+def seed_demo_tournaments(users: dict, organizer, *, now=None) -> list[str]:
+    """An upcoming Swiss the demo players entered, and (unless one is waiting or running) a
+    short bots' Swiss that starts two minutes from now, open to join: a new install shows
+    rounds pairing and starting by themselves. Returns the names of what was added."""
+    from ladder.models import Tournament
+
+    now = now or timezone.now()
+    added = []
+    if not Tournament.objects.filter(slug="sunday-swiss").exists():
+        sunday = _demo_tournament(organizer, "Sunday Swiss", now + timedelta(days=3),
+                                  round_count=5, checkin_minutes=30)  # fmt: skip
+        for name in ("alice", "bob", "carol"):
+            services.tournament_register(tournament_id=sunday.pk, user=users[name])
+        for level in ("hard", "medium", "medium", "easy", "easy"):
+            services.entry_add_bot(tournament_id=sunday.pk, by=organizer, level=level)
+        added.append(sunday.name)
+    waiting = Tournament.objects.filter(
+        name="Bot Blitz", status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
+    )
+    if not waiting.exists():
+        blitz = _demo_tournament(organizer, "Bot Blitz", now + timedelta(minutes=2),
+                                 round_count=3, move_seconds=30, round_break_seconds=20,
+                                 late_registration_rounds=2)  # fmt: skip
+        for level in ("hard", "hard", "medium", "medium", "medium", "easy", "easy"):
+            services.entry_add_bot(tournament_id=blitz.pk, by=organizer, level=level)
+        added.append(blitz.name)
+    return added
+
+
+def _demo_tournament(organizer, name, starts_at, **settings):
+    description = (
+        "A demo tournament: bots fill the field; log in as a demo player to join or watch."
+    )
+    return services.tournament_create(
+        by=organizer, name=name, starts_at=starts_at, description=description,
+        table_size=4, allow_smaller=True, **settings,
+    )  # fmt: skip

@@ -16,6 +16,23 @@ MESSAGES = {
     "challenge_closed": _("This challenge has already been answered."),
     "match_not_found": _("There is no such rated match."),
     "already_annulled": _("This match has already been annulled."),
+    "tournament_not_found": _("There is no such tournament."),
+    "not_organizer": _("Only the tournament's organizer can do that."),
+    "invalid_tournament": _("These tournament settings are not valid: {detail}"),
+    "registration_closed": _("Registration for this tournament is closed."),
+    "already_registered": _("You are already registered for this tournament."),
+    "not_registered": _("You are not registered for this tournament."),
+    "tournament_full": _("This tournament is full."),
+    "checkin_closed": _("Check-in is not open."),
+    "tournament_started": _("The tournament has already started."),
+    "tournament_not_running": _("The tournament is not running."),
+    "tournament_over": _("The tournament is over."),
+    "round_started": _("That round has already started; it cannot be paired again."),
+    "pairing_not_found": _("There is no such table in this tournament."),
+    "table_not_playing": _("That table is not being played."),
+    "invalid_result": _("That result is not valid: {detail}"),
+    "bots_unrated_only": _("Bots can only enter unrated tournaments."),
+    "not_enough_entrants": _("Too few players for a table."),
 }
 
 

@@ -3,13 +3,21 @@
 from django.db import transaction
 
 from games.models import Table
+from ladder.models import Pairing
 
 
 def on_game_finished(sender, *, table_id: int, result: dict, abandoned=(), **kwargs) -> None:
-    """Queue the recording of a rated league table, after commit (issue 7)."""
-    if not Table.objects.filter(pk=table_id, rated=True, league__isnull=False).exists():
-        return
-    from ladder.tasks import record_result
+    """Queue the recording of a finished table, after commit: a tournament table's result
+    goes to its tournament (whose games reach the ladder when it ends); a rated league
+    table's goes to the ladder at once (issue 7)."""
+    from ladder.tasks import record_result, tournament_game_finished
 
+    table = Table.objects.filter(pk=table_id).values("rated", "league_id").first()
     abandoned = list(abandoned)
-    transaction.on_commit(lambda: record_result.delay(table_id, result, abandoned))
+    if Pairing.objects.filter(table_id=table_id).exists():
+        task = tournament_game_finished
+    elif table is not None and table["rated"] and table["league_id"] is not None:
+        task = record_result
+    else:
+        return
+    transaction.on_commit(lambda: task.delay(table_id, result, abandoned))

@@ -10,7 +10,7 @@ from celery import shared_task
 from django.db import OperationalError
 
 from ladder import services
-from ladder.models import QueueEntry
+from ladder.models import QueueEntry, Round, Tournament
 
 log = logging.getLogger(__name__)
 RETRY = {
@@ -48,3 +48,55 @@ def recalculate(league_id: int) -> dict:
     log.info("league %s recalculated: %s matches in %.1f s", league_id, report.matches,
              report.total_seconds)  # fmt: skip
     return {"matches": report.matches, "rows": report.rows}
+
+
+@shared_task(**RETRY)
+def tournament_advance(tournament_id: int) -> bool:
+    """Do whatever is due in one tournament (safe to run twice: it runs under its lock)."""
+    return services.tournament_advance(tournament_id=tournament_id)
+
+
+@shared_task(**RETRY)
+def tournament_game_finished(table_id: int, result: dict, abandoned: list) -> bool:
+    """A tournament table's game is over: record its result and move the tournament on."""
+    return services.tournament_game_finished(table_id=table_id, result=result, abandoned=abandoned)
+
+
+@shared_task(**RETRY)
+def tournament_rate(tournament_id: int) -> int:
+    """A rated tournament is over: its games go to the league's ladder (once each)."""
+    return services.tournament_rate(tournament_id=tournament_id)
+
+
+@shared_task
+def tournaments_tick() -> int:
+    """Beat: advance every tournament with something due (a start, a check-in to announce,
+    a paired round to start, or a round whose last result a lost task never reported)."""
+    from django.utils import timezone
+
+    now = timezone.now()
+    due = set(
+        Tournament.objects.filter(
+            status=Tournament.Status.REGISTRATION, paused=False, starts_at__lte=now
+        ).values_list("id", flat=True)
+    )
+    due |= {
+        t.pk
+        for t in Tournament.objects.filter(
+            status=Tournament.Status.REGISTRATION, paused=False, checkin_announced=False
+        ).exclude(checkin_minutes=0)
+        if t.checkin_open(now)
+    }
+    due |= set(
+        Round.objects.filter(
+            tournament__status=Tournament.Status.RUNNING,
+            status__in=[Round.Status.PAIRED, Round.Status.PLAYING],
+        ).values_list("tournament_id", flat=True)
+    )
+    advanced = 0
+    for tournament_id in sorted(due):
+        try:
+            advanced += services.tournament_advance(tournament_id=tournament_id, now=now)
+        except Exception:
+            log.exception("advancing tournament %s failed", tournament_id)
+    return advanced

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ladder import views
+from ladder import tournament_views, views
 
 urlpatterns = [
     path("leagues/", views.league_list, name="leagues"),
@@ -34,5 +34,71 @@ urlpatterns = [
         "leagues/<slug:slug>/matches/<int:match_id>/annul/",
         views.match_annul,
         name="league_match_annul",
+    ),
+]
+
+urlpatterns += [
+    path("tournaments/", tournament_views.tournament_list, name="tournaments"),
+    path("tournaments/new/", tournament_views.tournament_create, name="tournament_create"),
+    path("tournaments/<slug:slug>/", tournament_views.tournament_detail, name="tournament"),
+    path(
+        "tournaments/<slug:slug>/<str:tab>/",
+        tournament_views.tournament_detail,
+        name="tournament_tab",
+    ),
+    path(
+        "tournaments/<slug:slug>/results.<str:fmt>",
+        tournament_views.tournament_export,
+        name="tournament_export",
+    ),
+    path(
+        "tournaments/<slug:slug>/do/register/",
+        tournament_views.tournament_register,
+        name="tournament_register",
+    ),
+    path(
+        "tournaments/<slug:slug>/do/withdraw/",
+        tournament_views.tournament_withdraw,
+        name="tournament_withdraw",
+    ),
+    path(
+        "tournaments/<slug:slug>/do/check-in/",
+        tournament_views.tournament_check_in,
+        name="tournament_check_in",
+    ),
+    path(
+        "tournaments/<slug:slug>/do/<str:action>/",
+        tournament_views.tournament_control,
+        name="tournament_control",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/add/",
+        tournament_views.entry_add,
+        name="tournament_entry_add",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/bot/",
+        tournament_views.entry_add_bot,
+        name="tournament_entry_bot",
+    ),
+    path(
+        "tournaments/<slug:slug>/players/<int:entry_id>/remove/",
+        tournament_views.entry_remove,
+        name="tournament_entry_remove",
+    ),
+    path(
+        "tournaments/<slug:slug>/rounds/<int:number>/repair/",
+        tournament_views.round_repair,
+        name="tournament_round_repair",
+    ),
+    path(
+        "tournaments/<slug:slug>/tables/<int:pairing_id>/end/",
+        tournament_views.pairing_end,
+        name="tournament_pairing_end",
+    ),
+    path(
+        "tournaments/<slug:slug>/tables/<int:pairing_id>/result/",
+        tournament_views.pairing_result,
+        name="tournament_pairing_result",
     ),
 ]

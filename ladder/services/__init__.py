@@ -16,22 +16,62 @@ from ladder.services.leagues import (
 from ladder.services.queue import queue_join, queue_leave, queue_match, rated_table_start
 from ladder.services.recalculate import RebuildReport, ladder_recalculate
 from ladder.services.results import match_annul, match_record
+from ladder.services.tournament_entries import (
+    entry_add,
+    entry_add_bot,
+    entry_remove,
+    tournament_check_in,
+    tournament_register,
+    tournament_withdraw,
+)
+from ladder.services.tournament_rounds import (
+    pairing_end,
+    pairing_set_result,
+    round_repair,
+    tournament_advance,
+    tournament_game_finished,
+    tournament_rate,
+    tournament_start_now,
+)
+from ladder.services.tournaments import (
+    tournament_cancel,
+    tournament_create,
+    tournament_pause,
+    tournament_resume,
+)
 
 __all__ = [
     "RebuildReport",
     "challenge_accept",
     "challenge_create",
     "challenge_decline",
+    "entry_add",
+    "entry_add_bot",
+    "entry_remove",
     "ladder_recalculate",
     "league_create",
     "league_join",
     "league_leave",
     "match_annul",
     "match_record",
+    "pairing_end",
+    "pairing_set_result",
     "membership_remove",
     "membership_set_role",
     "queue_join",
     "queue_leave",
     "queue_match",
     "rated_table_start",
+    "round_repair",
+    "tournament_advance",
+    "tournament_cancel",
+    "tournament_check_in",
+    "tournament_create",
+    "tournament_game_finished",
+    "tournament_pause",
+    "tournament_rate",
+    "tournament_register",
+    "tournament_resume",
+    "tournament_start_now",
+    "tournament_withdraw",
 ]

@@ -26,7 +26,7 @@ def league_create(
     with transaction.atomic():
         league = League.objects.create(
             name=name,
-            slug=_free_slug(name),
+            slug=free_slug(League, name, fallback="league"),
             description=description.strip(),
             ruleset=ruleset,
             variant=variant,
@@ -47,10 +47,12 @@ def _check_settings(name, ruleset, variant, time_controls) -> None:
         raise LadderError("invalid_league", detail=_("choose at least one time control"))
 
 
-def _free_slug(name: str) -> str:
-    base = slugify(name)[:60] or "league"
+def free_slug(model, name: str, *, fallback: str) -> str:
+    """A slug for ``name`` that no row of ``model`` uses yet (``-2``, ``-3``... if taken;
+    ``new`` is the creation page's address)."""
+    base = slugify(name)[:60] or fallback
     slug, n = base, 1
-    while League.objects.filter(slug=slug).exists():
+    while slug == "new" or model.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     return slug

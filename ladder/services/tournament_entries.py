@@ -1,0 +1,189 @@
+"""Who plays a tournament: registration, withdrawal, check-in, and the organizer's changes.
+
+Every change holds the tournament lock. A change to who is active between the pairing of a
+round and its start is picked up when the round starts: it is paired again then.
+"""
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy
+
+from games.models import BotLevel
+from ladder import rating
+from ladder.errors import LadderError
+from ladder.models import Entry, League, Membership, Tournament
+from ladder.services.queue import current_rating
+from ladder.services.tournaments import (
+    announce,
+    bot_entry_rating,
+    locked_tournament,
+    notify_entrants,
+    organized_tournament,
+)
+
+Status = Tournament.Status
+
+
+def seeding_rating(tournament: Tournament, user) -> float:
+    """The user's rating on the tournament's ladder (its league, else the rule set's public
+    ladder), in the tournament's time control: what round 1 and the tie-breaks use."""
+    league = (
+        tournament.league
+        or League.objects.filter(
+            is_default=True, ruleset=tournament.ruleset, variant=tournament.variant
+        ).first()
+    )
+    if league is None:
+        return rating.START
+    return current_rating(league, user, tournament.time_control)
+
+
+def tournament_register(*, tournament_id: int, user, now=None) -> Entry:
+    """Enter the tournament (late entrants join from the next round to be played)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if not tournament.registration_open(now):
+            raise LadderError("registration_closed")
+        entry = _enter(tournament, user, now)
+        announce(tournament)
+    return entry
+
+
+def tournament_withdraw(*, tournament_id: int, user) -> Entry:
+    """Leave the tournament: no later round pairs the player; results so far stay, and a
+    game in progress is theirs to finish."""
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        _require_open(tournament)
+        entry = _active_entry(tournament, user)
+        entry.status = Entry.Status.WITHDRAWN
+        entry.save(update_fields=["status"])
+        announce(tournament)
+    return entry
+
+
+def tournament_check_in(*, tournament_id: int, user, now=None) -> Entry:
+    """Confirm being there for round 1 (players who have not checked in by the start are
+    dropped when the tournament uses check-in)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        if not tournament.checkin_open(now):
+            raise LadderError("checkin_closed")
+        entry = _active_entry(tournament, user)
+        if entry.checked_in_at is None:
+            entry.checked_in_at = now
+            entry.save(update_fields=["checked_in_at"])
+            announce(tournament)
+    return entry
+
+
+def entry_add(*, tournament_id: int, by, user, now=None) -> Entry:
+    """The organizer enters a player, outside the registration window if need be."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = organized_tournament(tournament_id, by)
+        _require_rounds_left(tournament)
+        entry = _enter(tournament, user, now)
+        announce(tournament)
+    text = format_lazy(gettext_lazy("You have been entered in {name}."), name=tournament.name)
+    notify_entrants(tournament, text, entries=[entry])
+    return entry
+
+
+def entry_add_bot(*, tournament_id: int, by, level: str = BotLevel.MEDIUM) -> Entry:
+    """The organizer fills the field with a bot (unrated tournaments only)."""
+    if level not in BotLevel.values:
+        raise LadderError("invalid_tournament", detail=level)
+    with transaction.atomic():
+        tournament = organized_tournament(tournament_id, by)
+        if tournament.rated:
+            raise LadderError("bots_unrated_only")
+        _require_rounds_left(tournament)
+        _require_room(tournament)
+        entry = Entry.objects.create(
+            tournament=tournament,
+            bot_level=level,
+            rating=bot_entry_rating(level),
+            checked_in_at=timezone.now(),
+            first_round=_joining_round(tournament),
+        )
+        announce(tournament)
+    return entry
+
+
+def entry_remove(*, tournament_id: int, by, entry_id: int) -> Entry:
+    """The organizer takes an entrant out of the rest of the tournament."""
+    with transaction.atomic():
+        tournament = organized_tournament(tournament_id, by)
+        _require_open(tournament)
+        entry = tournament.entries.filter(pk=entry_id, status=Entry.Status.ACTIVE).first()
+        if entry is None:
+            raise LadderError("not_registered")
+        entry.status = Entry.Status.REMOVED
+        entry.save(update_fields=["status"])
+        announce(tournament)
+    text = format_lazy(gettext_lazy("The organizer removed you from {name}."), name=tournament.name)
+    notify_entrants(tournament, text, entries=[entry])
+    return entry
+
+
+def _enter(tournament: Tournament, user, now) -> Entry:
+    """Register ``user`` (caller holds the lock and has checked the window)."""
+    _require_membership(tournament, user)
+    entry = tournament.entries.filter(user=user).first()
+    if entry is not None and entry.is_active:
+        raise LadderError("already_registered")
+    if entry is not None and tournament.status != Status.REGISTRATION:
+        raise LadderError("registration_closed")  # a withdrawn player does not come back
+    _require_room(tournament)
+    entry = entry or Entry(tournament=tournament, user=user)
+    entry.status = Entry.Status.ACTIVE
+    entry.rating = seeding_rating(tournament, user)
+    entry.first_round = _joining_round(tournament)
+    running = tournament.status == Status.RUNNING
+    entry.checked_in_at = now if running or tournament.checkin_open(now) else None
+    entry.save()
+    return entry
+
+
+def _require_membership(tournament: Tournament, user) -> None:
+    """League tournaments are for its members; a public league is joined on the way in."""
+    league = tournament.league
+    if league is None or league.memberships.filter(user=user).exists():
+        return
+    if league.is_private:
+        raise LadderError("not_member")
+    Membership.objects.create(league=league, user=user)
+
+
+def _require_room(tournament: Tournament) -> None:
+    limit = tournament.max_players
+    if limit is not None and tournament.entries.filter(status="active").count() >= limit:
+        raise LadderError("tournament_full")
+
+
+def _require_open(tournament: Tournament) -> None:
+    if tournament.status not in (Status.REGISTRATION, Status.RUNNING):
+        raise LadderError("tournament_over")
+
+
+def _require_rounds_left(tournament: Tournament) -> None:
+    _require_open(tournament)
+    if _joining_round(tournament) > tournament.round_count:
+        raise LadderError("registration_closed")
+
+
+def _joining_round(tournament: Tournament) -> int:
+    if tournament.status == Status.REGISTRATION:
+        return 1
+    return tournament.next_round_number()
+
+
+def _active_entry(tournament: Tournament, user) -> Entry:
+    entry = tournament.entries.filter(user=user, status=Entry.Status.ACTIVE).first()
+    if entry is None:
+        raise LadderError("not_registered")
+    return entry

@@ -1,0 +1,247 @@
+"""Tournament pages: list, create, the tournament (standings, rounds, crosstable, players),
+its live fragment and exports; and the POST actions of players and organizers.
+
+Adapters only: parse, call one service, report a ``LadderError`` as a message, redirect.
+"""
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ladder import services
+from ladder import tournament_presenters as present
+from ladder.errors import LadderError
+from ladder.models import Pairing, Tournament
+from ladder.tournament_forms import AddBotForm, AddPlayerForm, TournamentForm
+from ttr_site.accounts.models import User
+
+TABS = ("standings", "rounds", "crosstable", "players")
+
+
+def _tournament(request, slug) -> Tournament:
+    visible = Tournament.objects.visible_to(request.user).select_related("league", "organizer")
+    return get_object_or_404(visible, slug=slug)
+
+
+def _act(request, tournament: Tournament, call, success: str = "", tab: str = ""):
+    try:
+        call()
+    except LadderError as exc:
+        messages.error(request, exc.message)
+    else:
+        if success:
+            messages.success(request, success)
+    url = tournament.get_absolute_url()
+    return redirect(f"{url}{tab}/" if tab else url)
+
+
+def tournament_list(request):
+    return render(request, "ladder/tournament_list.html", present.tournament_lists(request.user))
+
+
+@login_required
+def tournament_create(request):
+    form = TournamentForm(request.POST or None, user=request.user)
+    if request.method == "POST" and form.is_valid():
+        settings = form.settings()
+        try:
+            tournament = services.tournament_create(by=request.user, **settings)
+        except LadderError as exc:
+            form.add_error(None, exc.message)
+        else:
+            messages.success(request, _("Your tournament is announced; registration is open."))
+            return redirect(tournament)
+    return render(request, "ladder/tournament_form.html", {"form": form})
+
+
+def tournament_detail(request, slug, tab="standings"):
+    if tab not in TABS:
+        raise Http404
+    tournament = _tournament(request, slug)
+    context = _context(request, tournament, tab)
+    if request.GET.get("partial"):
+        return render(request, "ladder/_tournament_live.html", context)
+    return render(request, "ladder/tournament_detail.html", context)
+
+
+def _context(request, t: Tournament, tab: str) -> dict:
+    snap = present.Snapshot.load(t)
+    organizer = t.is_organizer(request.user)
+    context = {
+        "tournament": t,
+        "tab": tab,
+        "is_organizer": organizer,
+        "entry": snap.entry_of(request.user),
+        "registration_open": t.registration_open(),
+        "checkin_open": t.checkin_open(),
+        "active_count": sum(1 for e in snap.entries.values() if e.is_active),
+        "rounds_played": sum(1 for r in snap.rounds if r.status != r.Status.PAIRED),
+        "schedule": present.schedule(snap, request.user),
+        "standings": present.standings_rows(snap),
+        "tiebreak_columns": list(t.tiebreaks),
+    }
+    if tab == "rounds" or tab == "standings":
+        context["rounds"] = present.rounds_view(snap, request.user)
+    if tab == "crosstable":
+        context["crosstable"] = present.crosstable(snap)
+    if tab == "players":
+        context["entries"] = sorted(snap.entries.values(), key=lambda e: (e.status, -e.rating))
+    if organizer:
+        context |= {"add_player_form": AddPlayerForm(), "add_bot_form": AddBotForm()}
+    return context
+
+
+def tournament_export(request, slug, fmt):
+    tournament = _tournament(request, slug)
+    snap = present.Snapshot.load(tournament)
+    filename = f"{tournament.slug}-results.{fmt}"
+    if fmt == "json":
+        response = JsonResponse(present.export(snap), json_dumps_params={"indent": 2})
+    else:
+        response = HttpResponse(content_type="text/csv; charset=utf-8")
+        csv.writer(response).writerows(present.csv_rows(snap))
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+# --- players' actions -------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def tournament_register(request, slug):
+    t = _tournament(request, slug)
+    call = lambda: services.tournament_register(tournament_id=t.pk, user=request.user)  # noqa: E731
+    return _act(request, t, call, _("You are registered. Good luck!"))
+
+
+@login_required
+@require_POST
+def tournament_withdraw(request, slug):
+    t = _tournament(request, slug)
+    call = lambda: services.tournament_withdraw(tournament_id=t.pk, user=request.user)  # noqa: E731
+    return _act(request, t, call, _("You have withdrawn from the tournament."))
+
+
+@login_required
+@require_POST
+def tournament_check_in(request, slug):
+    t = _tournament(request, slug)
+    call = lambda: services.tournament_check_in(tournament_id=t.pk, user=request.user)  # noqa: E731
+    return _act(request, t, call, _("You are checked in."))
+
+
+# --- the organizer's actions ------------------------------------------------------------------
+
+CONTROLS = {
+    "start": services.tournament_start_now,
+    "pause": services.tournament_pause,
+    "resume": services.tournament_resume,
+    "cancel": services.tournament_cancel,
+}
+
+
+@login_required
+@require_POST
+def tournament_control(request, slug, action):
+    t = _tournament(request, slug)
+    service = CONTROLS.get(action)
+    if service is None:
+        raise Http404
+    return _act(request, t, lambda: service(tournament_id=t.pk, by=request.user))
+
+
+@login_required
+@require_POST
+def entry_add(request, slug):
+    t = _tournament(request, slug)
+    form = AddPlayerForm(request.POST)
+    user = None
+    if form.is_valid():
+        user = User.objects.filter(username__iexact=form.cleaned_data["username"]).first()
+    if user is None:
+        messages.error(request, _("There is no player with that username."))
+        return redirect(f"{t.get_absolute_url()}players/")
+    call = lambda: services.entry_add(tournament_id=t.pk, by=request.user, user=user)  # noqa: E731
+    return _act(request, t, call, _("%(name)s is entered.") % {"name": user.public_name},
+                tab="players")  # fmt: skip
+
+
+@login_required
+@require_POST
+def entry_add_bot(request, slug):
+    t = _tournament(request, slug)
+    form = AddBotForm(request.POST)
+    level = form.cleaned_data["level"] if form.is_valid() else ""
+    call = lambda: services.entry_add_bot(tournament_id=t.pk, by=request.user, level=level)  # noqa: E731
+    return _act(request, t, call, _("A bot is entered."), tab="players")
+
+
+@login_required
+@require_POST
+def entry_remove(request, slug, entry_id):
+    t = _tournament(request, slug)
+    call = lambda: services.entry_remove(tournament_id=t.pk, by=request.user, entry_id=entry_id)  # noqa: E731
+    return _act(request, t, call, _("The player is removed."), tab="players")
+
+
+@login_required
+@require_POST
+def round_repair(request, slug, number):
+    t = _tournament(request, slug)
+    call = lambda: services.round_repair(tournament_id=t.pk, by=request.user, number=number)  # noqa: E731
+    return _act(request, t, call, _("Round %(n)s is paired again.") % {"n": number}, tab="rounds")
+
+
+@login_required
+@require_POST
+def pairing_end(request, slug, pairing_id):
+    t = _tournament(request, slug)
+    call = lambda: services.pairing_end(pairing_id=_pairing_of(t, pairing_id), by=request.user)  # noqa: E731
+    return _act(request, t, call, _("The table is ended; places follow the scores."), tab="rounds")
+
+
+@login_required
+def pairing_result(request, slug, pairing_id):
+    """The organizer's form to set or correct one table's result."""
+    t = _tournament(request, slug)
+    pairing = get_object_or_404(
+        Pairing.objects.select_related("round", "table"), pk=pairing_id, round__tournament=t
+    )
+    if not t.is_organizer(request.user):
+        raise Http404
+    seats = list(pairing.seats.select_related("entry__user").order_by("seat"))
+    if request.method == "POST":
+        places = {s.entry_id: request.POST.get(f"place-{s.entry_id}", "") for s in seats}
+        scores = {
+            s.entry_id: request.POST.get(f"score-{s.entry_id}")
+            for s in seats
+            if request.POST.get(f"score-{s.entry_id}", "").strip()
+        }
+        try:
+            services.pairing_set_result(
+                pairing_id=pairing.pk, by=request.user, places=places, scores=scores
+            )
+        except LadderError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(
+                request, _("The result of table %(n)s is saved.") % {"n": pairing.number}
+            )
+            return redirect(f"{t.get_absolute_url()}rounds/")
+    return render(
+        request,
+        "ladder/tournament_result.html",
+        {"tournament": t, "pairing": pairing, "seats": seats, "sizes": range(1, len(seats) + 1)},
+    )
+
+
+def _pairing_of(t: Tournament, pairing_id: int) -> int:
+    if not Pairing.objects.filter(pk=pairing_id, round__tournament=t).exists():
+        raise LadderError("pairing_not_found")
+    return pairing_id
