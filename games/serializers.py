@@ -1,0 +1,123 @@
+"""API shapes of the live tables: request bodies parsed here, responses documented here.
+
+Responses are built from the same plain data the pages and sockets use
+(``games.presenters.table_summary``, ``games.services.game_view_for_user``); a serializer
+only names and documents those fields, so the schema and the wire cannot drift apart.
+"""
+
+from django.utils.translation import gettext_lazy as _
+from rest_framework import serializers
+
+from games import engine
+from games.models import BotLevel, Ruleset, Table, TimeControl, Variant
+
+RULESETS = Ruleset.values  # every rule set the engine plays (a test keeps them equal)
+
+
+class SeatSerializer(serializers.Serializer):
+    position = serializers.IntegerField()
+    name = serializers.CharField(help_text="display name of the player, or the bot's level")
+    username = serializers.CharField(allow_null=True)
+    user_id = serializers.IntegerField(allow_null=True)
+    bot_level = serializers.ChoiceField(BotLevel.choices, allow_null=True)
+    is_bot = serializers.BooleanField(help_text="played by a bot now (a bot or a handed-over seat)")
+    abandoned = serializers.BooleanField()
+    color = serializers.CharField()
+    symbol = serializers.CharField()
+
+
+class TableSerializer(serializers.Serializer):
+    """A table as ``games.presenters.table_summary`` describes it (no hidden information)."""
+
+    id = serializers.IntegerField()
+    status = serializers.ChoiceField(Table.Status.choices)
+    status_label = serializers.CharField()
+    ruleset = serializers.ChoiceField(Ruleset.choices)
+    variant = serializers.CharField()
+    options = serializers.DictField(child=serializers.BooleanField())
+    seat_count = serializers.IntegerField()
+    time_control = serializers.ChoiceField(TimeControl.choices)
+    move_seconds = serializers.IntegerField()
+    turn_hours = serializers.IntegerField()
+    rated = serializers.BooleanField()
+    ended_early = serializers.BooleanField()
+    is_private = serializers.BooleanField()
+    owner_id = serializers.IntegerField(allow_null=True)
+    is_owner = serializers.BooleanField()
+    your_seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat, if any")
+    seats = SeatSerializer(many=True)
+    invite_url = serializers.CharField(
+        required=False, help_text="private tables, for seated players: the link to share"
+    )
+
+
+class TableOptionsSerializer(serializers.Serializer):
+    warehouses = serializers.BooleanField(required=False, help_text="Warehouses & Depots")
+    bonus_tickets = serializers.BooleanField(required=False)
+
+
+class TableCreateSerializer(serializers.Serializer):
+    """A new table, with the caller in seat 0. The engine has the last word on combinations."""
+
+    ruleset = serializers.ChoiceField(Ruleset.choices, default=Ruleset.EUROPE)
+    variant = serializers.ChoiceField(Variant.choices, default="classic")
+    seat_count = serializers.IntegerField(min_value=2, max_value=5, default=4)
+    options = TableOptionsSerializer(required=False)
+    time_control = serializers.ChoiceField(TimeControl.choices, default=TimeControl.REALTIME)
+    move_seconds = serializers.IntegerField(min_value=10, max_value=600, default=90)
+    bank_seconds = serializers.IntegerField(min_value=0, max_value=3600, default=0)
+    turn_hours = serializers.IntegerField(min_value=1, max_value=72, default=24)
+    is_private = serializers.BooleanField(default=False)
+
+    def validate(self, data):
+        if data["variant"] not in engine.VARIANTS.get(data["ruleset"], ()):
+            raise serializers.ValidationError(
+                {"variant": _("This ticket variant does not exist for that map.")}
+            )
+        return data
+
+
+class JoinSerializer(serializers.Serializer):
+    invite_token = serializers.CharField(
+        required=False, max_length=64, help_text="needed for a private table or league"
+    )
+
+
+class AddBotSerializer(serializers.Serializer):
+    level = serializers.ChoiceField(BotLevel.choices, default=BotLevel.EASY)
+
+
+class ActionSerializer(serializers.Serializer):
+    """One action, exactly as listed in ``legal``, with the version of the view it came from."""
+
+    action = serializers.DictField(
+        help_text="an action in the engine's wire format (pick one from `legal`)"
+    )
+    version = serializers.IntegerField(min_value=0, help_text="the `version` of your view")
+
+
+class GameFrameSerializer(serializers.Serializer):
+    """The caller's view of a game: the same frame as the table socket's ``view`` frame."""
+
+    type = serializers.ChoiceField(["view"])
+    version = serializers.IntegerField(help_text="bumped by every accepted action")
+    seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat; null: spectator")
+    view = serializers.DictField(help_text="the redacted game view (docs/protocol.md)")
+    log_start = serializers.IntegerField(help_text="index of the first entry of `log`")
+    log = serializers.ListField(child=serializers.DictField())
+    legal = serializers.ListField(
+        child=serializers.DictField(), help_text="the caller's legal actions now"
+    )
+    clock = serializers.DictField(help_text="deadlines and banks of the deciding seats")
+
+
+class GameEventSerializer(serializers.Serializer):
+    """One accepted action as the caller may see it (its log entries, redacted)."""
+
+    seq = serializers.IntegerField(help_text="the game version this action produced")
+    seat = serializers.IntegerField(allow_null=True)
+    username = serializers.CharField(allow_null=True, help_text="the player who moved, if a person")
+    by_bot = serializers.BooleanField()
+    by_timeout = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    entries = serializers.ListField(child=serializers.DictField())

@@ -1,0 +1,283 @@
+"""``/api/v1/tournaments/...``: list, detail, entrants, standings, rounds, results export,
+the players' actions (register, withdraw, check in) and the organizer's.
+
+A tournament of a private league is a 404 to anyone but its members and its organizer (as
+on the pages). Standings, rounds and the export are built from one ``Snapshot`` (one
+consistent moment), reusing the export's rows.
+"""
+
+import csv
+import io
+
+from django.db.models import Q
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import generics, renderers, serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games.apis import parse
+from ladder import services
+from ladder import tournament_presenters as present
+from ladder.errors import LadderError
+from ladder.models import Pairing, Tournament
+from ladder.serializers import (
+    EntryAddSerializer,
+    EntrySerializer,
+    ResultSerializer,
+    RoundSerializer,
+    StandingSerializer,
+    TournamentDetailSerializer,
+    TournamentSerializer,
+)
+from ttr_site.accounts.models import User
+
+TAG = "tournaments"
+
+
+def visible_tournament(request, slug: str) -> Tournament:
+    visible = Tournament.objects.visible_to(request.user).select_related("league", "organizer")
+    tournament = visible.filter(slug=slug).first()
+    if tournament is None:
+        raise LadderError("tournament_not_found")
+    return tournament
+
+
+def detail_response(request, tournament_id: int, http=status.HTTP_200_OK) -> Response:
+    t = Tournament.objects.select_related("league", "organizer").get(pk=tournament_id)
+    entries = t.entries.select_related("user")
+    mine = entries.filter(user=request.user).first() if request.user.is_authenticated else None
+    data = TournamentSerializer(t).data | {
+        "registration_open": t.registration_open(),
+        "checkin_open": t.checkin_open(),
+        "is_organizer": t.is_organizer(request.user),
+        "active_count": entries.filter(status="active").count(),
+        "your_entry": EntrySerializer(mine).data if mine else None,
+    }
+    return Response(data, status=http)
+
+
+class TournamentFilterSerializer(serializers.Serializer):
+    status = serializers.ChoiceField(Tournament.Status.choices, required=False)
+
+
+@extend_schema(tags=[TAG])
+class TournamentListApi(generics.GenericAPIView):
+    serializer_class = TournamentSerializer
+
+    @extend_schema(
+        parameters=[TournamentFilterSerializer], responses=TournamentSerializer(many=True)
+    )
+    def get(self, request):
+        """Tournaments the caller may see, latest start first."""
+        query = parse(TournamentFilterSerializer, request.query_params)
+        visible = Tournament.objects.visible_to(request.user)
+        if "status" in query:
+            visible = visible.filter(status=query["status"])
+        visible = visible.select_related("league", "organizer").order_by("-starts_at", "-id")
+        page = self.paginate_queryset(visible)
+        return self.get_paginated_response(TournamentSerializer(page, many=True).data)
+
+
+@extend_schema(tags=[TAG], responses=TournamentDetailSerializer)
+class TournamentDetailApi(APIView):
+    def get(self, request, slug: str):
+        """One tournament: its settings, status, and the caller's entry and rights."""
+        return detail_response(request, visible_tournament(request, slug).pk)
+
+
+def _player_action(service):
+    @extend_schema(tags=[TAG], request=None, responses=EntrySerializer)
+    class PlayerActionApi(APIView):
+        def post(self, request, slug: str):
+            t = visible_tournament(request, slug)
+            entry = service(tournament_id=t.pk, user=request.user)
+            return Response(EntrySerializer(entry).data)
+
+    PlayerActionApi.post.__doc__ = service.__doc__
+    PlayerActionApi.__name__ = PlayerActionApi.__qualname__ = service.__name__.title() + "Api"
+    return PlayerActionApi
+
+
+RegisterApi = _player_action(services.tournament_register)
+WithdrawApi = _player_action(services.tournament_withdraw)
+CheckInApi = _player_action(services.tournament_check_in)
+
+
+def _organizer_action(service):
+    @extend_schema(tags=[TAG], request=None, responses=TournamentDetailSerializer)
+    class OrganizerActionApi(APIView):
+        def post(self, request, slug: str):
+            t = visible_tournament(request, slug)
+            service(tournament_id=t.pk, by=request.user)
+            return detail_response(request, t.pk)
+
+    OrganizerActionApi.post.__doc__ = f"Organizer: {service.__doc__}"
+    OrganizerActionApi.__name__ = service.__name__.title().replace("_", "") + "Api"
+    OrganizerActionApi.__qualname__ = OrganizerActionApi.__name__
+    return OrganizerActionApi
+
+
+StartApi = _organizer_action(services.tournament_start_now)
+PauseApi = _organizer_action(services.tournament_pause)
+ResumeApi = _organizer_action(services.tournament_resume)
+CancelApi = _organizer_action(services.tournament_cancel)
+
+
+@extend_schema(tags=[TAG])
+class EntriesApi(generics.GenericAPIView):
+    serializer_class = EntrySerializer
+
+    @extend_schema(responses=EntrySerializer(many=True))
+    def get(self, request, slug: str):
+        """Everyone entered, in order of entry (withdrawn and removed entrants included)."""
+        t = visible_tournament(request, slug)
+        page = self.paginate_queryset(t.entries.select_related("user").order_by("id"))
+        return self.get_paginated_response(EntrySerializer(page, many=True).data)
+
+    @extend_schema(request=EntryAddSerializer, responses={201: EntrySerializer})
+    def post(self, request, slug: str):
+        """Organizer: enter a player (``username``) or a bot (``bot_level``, unrated only)."""
+        data = parse(EntryAddSerializer, request.data)
+        t = visible_tournament(request, slug)
+        if "bot_level" in data:
+            entry = services.entry_add_bot(tournament_id=t.pk, by=request.user,
+                                           level=data["bot_level"])  # fmt: skip
+        else:
+            user = User.objects.filter(username__iexact=data["username"], is_active=True).first()
+            if user is None:
+                raise serializers.ValidationError({"username": ["There is no such player."]})
+            entry = services.entry_add(tournament_id=t.pk, by=request.user, user=user)
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=[TAG], request=None, responses=EntrySerializer)
+class EntryApi(APIView):
+    def delete(self, request, slug: str, entry_id: int):
+        """Organizer: take an entrant out of the rest of the tournament."""
+        t = visible_tournament(request, slug)
+        entry = services.entry_remove(tournament_id=t.pk, by=request.user, entry_id=entry_id)
+        return Response(EntrySerializer(entry).data)
+
+
+def standings(snap: present.Snapshot) -> list[dict]:
+    """The export's standings rows, each with its entry id."""
+    rows = present.export(snap)["standings"]
+    return [row | {"entry": r.player} for row, r in zip(rows, snap.rows, strict=True)]
+
+
+def rounds(snap: present.Snapshot) -> list[dict]:
+    """The export's rounds, each table with its pairing id and each seat with its entry id."""
+    out = present.export(snap)["rounds"]
+    for round_data, round_ in zip(out, snap.rounds, strict=True):
+        pairings = snap.tables.get(round_.number, [])
+        for table, pairing in zip(round_data["tables"], pairings, strict=True):
+            table["id"] = pairing.pk
+            for seat, row in zip(table["seats"], snap.seats[pairing.pk], strict=True):
+                seat["entry"] = row.entry_id
+    return out
+
+
+@extend_schema(tags=[TAG], responses=StandingSerializer(many=True))
+class StandingsApi(generics.GenericAPIView):
+    serializer_class = StandingSerializer
+
+    def get(self, request, slug: str):
+        """The standings: rank, points and every tie-break value."""
+        snap = present.Snapshot.load(visible_tournament(request, slug))
+        page = self.paginate_queryset(standings(snap))
+        return self.get_paginated_response(StandingSerializer(page, many=True).data)
+
+
+@extend_schema(tags=[TAG], responses=RoundSerializer(many=True))
+class RoundsApi(generics.GenericAPIView):
+    serializer_class = RoundSerializer
+
+    def get(self, request, slug: str):
+        """Every round in order, its tables (pairings) and their results."""
+        snap = present.Snapshot.load(visible_tournament(request, slug))
+        page = self.paginate_queryset(rounds(snap))
+        return self.get_paginated_response(RoundSerializer(page, many=True).data)
+
+
+class CSVRenderer(renderers.BaseRenderer):
+    media_type = "text/csv"
+    format = "csv"
+    charset = "utf-8"
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        out = io.StringIO()
+        csv.writer(out).writerows(data)
+        return out.getvalue().encode()
+
+
+@extend_schema(
+    tags=[TAG],
+    parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="or Accept")],
+    responses={
+        (200, "application/json"): OpenApiResponse(OpenApiTypes.OBJECT, description="export"),
+        (200, "text/csv"): OpenApiResponse(OpenApiTypes.STR, description="standings as CSV"),
+    },
+)
+class ResultsApi(APIView):
+    renderer_classes = [renderers.JSONRenderer, CSVRenderer]
+
+    def get(self, request, slug: str):
+        """The results export: the whole tournament as JSON (settings, standings, rounds),
+        or the standings as CSV with one column per round (``?format=csv``)."""
+        snap = present.Snapshot.load(visible_tournament(request, slug))
+        if request.accepted_renderer.format == "csv":
+            return Response(present.csv_rows(snap))
+        return Response(present.export(snap))
+
+    def handle_exception(self, exc):
+        # Errors are JSON in the one format, whatever format the export was asked in.
+        self.request.accepted_renderer = renderers.JSONRenderer()
+        self.request.accepted_media_type = "application/json"
+        return super().handle_exception(exc)
+
+
+@extend_schema(tags=[TAG], request=None, responses=RoundSerializer)
+class RoundRepairApi(APIView):
+    def post(self, request, slug: str, number: int):
+        """Organizer: pair a round again before it starts (from the current standings)."""
+        t = visible_tournament(request, slug)
+        services.round_repair(tournament_id=t.pk, by=request.user, number=number)
+        return Response(_round(t, number))
+
+
+def _round(t: Tournament, number: int) -> dict:
+    snap = present.Snapshot.load(t)
+    return next(r for r in rounds(snap) if r["number"] == number)
+
+
+def tournament_pairing(request, t: Tournament, pairing_id: int) -> int:
+    """The id of one of ``t``'s tables (a table of another tournament is not found here)."""
+    if not Pairing.objects.filter(Q(pk=pairing_id) & Q(round__tournament=t)).exists():
+        raise LadderError("pairing_not_found")
+    return pairing_id
+
+
+@extend_schema(tags=[TAG], request=None, responses=RoundSerializer)
+class PairingEndApi(APIView):
+    def post(self, request, slug: str, pairing_id: int):
+        """Organizer: end a stuck table now; places follow the public scores."""
+        t = visible_tournament(request, slug)
+        pairing = services.pairing_end(
+            pairing_id=tournament_pairing(request, t, pairing_id), by=request.user
+        )
+        return Response(_round(t, pairing.round.number))
+
+
+@extend_schema(tags=[TAG], request=ResultSerializer, responses=RoundSerializer)
+class PairingResultApi(APIView):
+    def put(self, request, slug: str, pairing_id: int):
+        """Organizer: set or correct a table's result by entry id (a table in play is
+        ended first)."""
+        data = parse(ResultSerializer, request.data)
+        t = visible_tournament(request, slug)
+        pairing = services.pairing_set_result(
+            pairing_id=tournament_pairing(request, t, pairing_id), by=request.user,
+            places=data["places"], scores=data.get("scores"),
+        )  # fmt: skip
+        return Response(_round(t, pairing.round.number))

@@ -1,0 +1,137 @@
+"""The one error format of the API, and the exception handler that maps every error to it.
+
+An error body is ``{"code": "<reason>", "message": "<human text>"}`` plus, when they apply,
+``detail`` (what exactly was wrong), ``fields`` (field -> messages, for ``invalid``) and
+``params`` (the engine's facts about an illegal action). Codes are the WebSocket error
+frames' codes (``games.errors``, ``ladder.errors``, the engine's ``REASON_CODES``) plus the
+HTTP ones below. User errors are mapped here, once; anything else is a bug and a 500.
+"""
+
+import json
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+from django.utils.translation import gettext_lazy as _
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+
+from games import engine
+from games.errors import GameError
+from games.reasons import reason_message
+from ladder.errors import LadderError
+from ttr_site.accounts.errors import AccountError
+
+HTTP_MESSAGES = {
+    "login_required": _("Log in to do that."),
+    "forbidden": _("You may not do that."),
+    "not_found": _("There is no such thing here."),
+    "invalid": _("Some fields are not valid."),
+    "malformed_message": _("The request could not be understood."),
+    "rate_limited": _("Too many requests; wait a moment."),
+    "method_not_allowed": _("That method is not allowed here."),
+    "not_acceptable": _("That response format is not available."),
+    "unsupported_media_type": _("Send JSON (Content-Type: application/json)."),
+}
+
+# Reason code -> HTTP status. Codes not listed are a bad request (400).
+STATUS = {
+    status.HTTP_401_UNAUTHORIZED: {"login_required"},
+    status.HTTP_403_FORBIDDEN: {"forbidden", "not_owner", "not_seated", "not_your_seat",
+                                "not_admin", "not_organizer", "not_member", "private_table",
+                                "private_league"},
+    status.HTTP_404_NOT_FOUND: {"not_found", "tournament_not_found", "match_not_found",
+                                "pairing_not_found", "token_not_found"},
+    status.HTTP_405_METHOD_NOT_ALLOWED: {"method_not_allowed"},
+    status.HTTP_406_NOT_ACCEPTABLE: {"not_acceptable"},
+    status.HTTP_409_CONFLICT: {"stale_version", "time_up", "table_full", "already_seated",
+                               "table_not_open", "game_not_running", "seat_taken",
+                               "already_member", "already_queued", "not_queued",
+                               "challenge_closed", "already_annulled", "registration_closed",
+                               "already_registered", "not_registered", "tournament_full",
+                               "checkin_closed", "tournament_started", "tournament_not_running",
+                               "tournament_over", "round_started", "table_not_playing"},
+    status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: {"unsupported_media_type"},
+    status.HTTP_429_TOO_MANY_REQUESTS: {"rate_limited", "chat_rate_limited"},
+}  # fmt: skip
+CODE_STATUS = {code: http for http, codes in STATUS.items() for code in codes}
+# The engine refused the action: well-formed, but not legal in this state.
+ILLEGAL_ACTION_STATUS = status.HTTP_422_UNPROCESSABLE_ENTITY
+
+DRF_CODES = [
+    (exceptions.NotAuthenticated, "login_required"),
+    (exceptions.AuthenticationFailed, "login_required"),
+    (exceptions.PermissionDenied, "forbidden"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.ValidationError, "invalid"),
+    (exceptions.ParseError, "malformed_message"),
+    (exceptions.Throttled, "rate_limited"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+]
+
+
+def error_body(code: str, message, **extra) -> dict:
+    """An error body; ``extra`` keys with a value of None are left out."""
+    extra = {k: v for k, v in extra.items() if v is not None}
+    return {"code": code, "message": str(message)} | extra
+
+
+def error_response(code: str, message, *, http: int | None = None, **extra) -> Response:
+    return Response(error_body(code, message, **extra), status=http or CODE_STATUS.get(code, 400))
+
+
+def exception_handler(exc, context):
+    """DRF's hook: every user error becomes the one format; anything else stays a 500."""
+    if isinstance(exc, (GameError, LadderError, AccountError)):
+        detail = exc.params.get("detail")
+        return error_response(exc.code, exc.message, detail=None if detail is None else str(detail))
+    if isinstance(exc, engine.IllegalAction):
+        params = json.loads(json.dumps(exc.params, default=str))
+        message = reason_message(exc.code, exc.params)  # the engine speaks English only
+        return error_response(exc.code, message, http=ILLEGAL_ACTION_STATUS, params=params)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    if isinstance(exc, exceptions.APIException):
+        return _drf_error(exc)
+    return None
+
+
+def _drf_error(exc: exceptions.APIException) -> Response:
+    code = next(c for kind, c in DRF_CODES + [(exceptions.APIException, "invalid")]
+                if isinstance(exc, kind))  # fmt: skip
+    extra = {}
+    if isinstance(exc, exceptions.ValidationError):
+        extra["fields"] = _fields(exc.detail)
+    elif code in ("login_required", "malformed_message") and _text(exc.detail):
+        extra["detail"] = _text(exc.detail)
+    elif isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+        extra["params"] = {"wait": round(exc.wait)}
+    response = error_response(code, HTTP_MESSAGES.get(code, _text(exc.detail)),
+                              http=exc.status_code, **extra)  # fmt: skip
+    if getattr(exc, "auth_header", None):
+        response["WWW-Authenticate"] = exc.auth_header
+    if getattr(exc, "wait", None):
+        response["Retry-After"] = str(round(exc.wait))
+    return response
+
+
+def _fields(detail) -> dict:
+    """Field -> list of messages (``non_field_errors`` for the whole request)."""
+    if isinstance(detail, dict):
+        return {str(k): _messages(v) for k, v in detail.items()}
+    return {"non_field_errors": _messages(detail)}
+
+
+def _messages(value) -> list[str]:
+    if isinstance(value, dict):
+        return [f"{k}: {m}" for k, v in value.items() for m in _messages(v)]
+    if isinstance(value, list):
+        return [m for v in value for m in _messages(v)]
+    return [str(value)]
+
+
+def _text(detail) -> str:
+    return str(detail) if isinstance(detail, str) else ""

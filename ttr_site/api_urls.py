@@ -1,0 +1,34 @@
+"""The public REST API: ``/api/v1/`` (each app's ``api_urls``), its OpenAPI 3 schema at
+``/api/schema/`` and the browsable documentation at ``/api/docs/`` (Swagger UI) and
+``/api/redoc/``, all served from this site (no CDN)."""
+
+from django.urls import include, path, re_path
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.utils import extend_schema
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.decorators import api_view, permission_classes
+
+from ttr_site.api.errors import error_response
+
+v1 = [
+    path("", include("ttr_site.accounts.api_urls")),
+    path("", include("games.api_urls")),
+    path("", include("ladder.api_urls")),
+]
+
+
+@extend_schema(exclude=True)
+@api_view(["GET", "POST", "PUT", "PATCH", "DELETE"])
+@permission_classes([])
+def unknown_endpoint(request, rest=""):
+    """Any other address under /api/: the API's 404, not the site's HTML page."""
+    return error_response("not_found", _("There is no such endpoint."))
+
+
+urlpatterns = [
+    path("v1/", include(v1)),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    re_path(r"^(?P<rest>[\s\S]*)$", unknown_endpoint),
+]
