@@ -1,0 +1,88 @@
+"""Regressions for what the fuzzers (tests/reliability/fuzz.py, fuzz_http.py) found, each
+the smallest input that showed it."""
+
+import json
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.test import Client
+from rest_framework.test import APIClient
+
+from games import services
+from tests.games.test_table_socket import is_view, receive_until, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def started(cast):
+    table = services.table_create(owner=cast["alice"], seat_count=2)
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    return table
+
+
+def _error(frames: list) -> dict:
+    return frames[-1]
+
+
+def test_a_frame_nested_thousands_deep_is_malformed_and_the_socket_stays(started, cast):
+    # It raised RecursionError in json.loads, which ended the consumer: a dropped socket.
+    async def scenario():
+        alice = socket(started.pk, cast["alice"])
+        assert (await alice.connect())[0]
+        await receive_until(alice, is_view(0))
+        for frame in ("[" * 8000, "{" * 8000, "[" * 5000 + "]" * 5000):
+            await alice.send_to(text_data=frame)
+            error = _error(await receive_until(alice, lambda f: f["type"] == "error"))
+            assert error["code"] == "malformed_message"
+        await alice.send_json_to({"type": "ping"})
+        await receive_until(alice, lambda f: f["type"] == "pong")
+        await alice.disconnect()
+
+    async_to_sync(scenario)()
+
+
+@pytest.mark.parametrize("text", ["\x00", "hi\x00there", "\ud800", "ok \udfff"])
+def test_chat_text_no_column_can_hold_is_refused_not_a_server_error(started, cast, text):
+    # NUL: PostgreSQL refused the row; a lone surrogate: not encodable as UTF-8. Both were a
+    # server_error frame.
+    async def scenario():
+        alice = socket(started.pk, cast["alice"])
+        assert (await alice.connect())[0]
+        await receive_until(alice, is_view(0))
+        await alice.send_to(text_data=json.dumps({"type": "chat", "text": text}))
+        error = _error(await receive_until(alice, lambda f: f["type"] == "error"))
+        await alice.disconnect()
+        return error
+
+    assert async_to_sync(scenario)()["code"] == "malformed_message"
+    assert started.chat.count() == 0
+
+
+@pytest.mark.parametrize("path", ["/table/1/invite/%00/", "/u/%00/", "/leagues/x/invite/a%00b/"])
+def test_a_nul_in_the_address_is_a_404(started, path):
+    # An invite token or username with a NUL reached PostgreSQL: a 500.
+    assert Client().get(path).status_code == 404
+
+
+def test_a_nul_in_an_api_address_is_the_apis_404(started):
+    response = APIClient().get("/api/v1/users/a%00b/")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        '{"ruleset": "europe", "variant": "\\ud800", "seat_count": 2}',
+        '{"ruleset": "europe", "variant": "classic", "seat_count": 2, "options": {"\\u0000": 1}}',
+        '{"league": "europe", "time_control": "\\udfff"}',
+    ],
+)
+def test_api_json_no_column_can_hold_is_a_400(cast, body):
+    # A lone surrogate or a NUL in a JSON string reached the database: a 500.
+    client = APIClient()
+    client.force_authenticate(cast["alice"])
+    for path in ("/api/v1/tables/", "/api/v1/queue/"):
+        response = client.post(path, body, content_type="application/json")
+        assert response.status_code == 400, (path, response.content[:300])
+        assert response.json()["code"] == "malformed_message"

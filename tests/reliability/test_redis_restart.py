@@ -1,0 +1,57 @@
+"""Redis restart drill: the site's Redis (its own, not the shared one) is killed mid-game and
+started again empty, as after a crash. With no manual step the site recovers: the web
+processes' pub/sub pushes, the Celery broker (workers and beat) and the cache reconnect,
+the game finishes with its history whole, and pages load on every web process."""
+
+import asyncio
+import json
+import time
+import urllib.request
+
+import pytest
+from websockets.asyncio.client import connect
+
+from tests.reliability.checks import assert_game_is_sound
+from tests.reliability.players import open_game, play, players_for
+
+pytestmark = [pytest.mark.postgres, pytest.mark.redis]
+DOWN_SECONDS = 2
+
+
+async def _when(players, version: int) -> None:
+    while max(p.version for p in players) < version:
+        await asyncio.sleep(0.05)
+
+
+async def _fresh_view(url: str, setup: dict) -> dict:
+    ws_url = url.replace("http", "ws", 1) + f"/ws/table/{setup['table']}/"
+    headers = {"Authorization": f"Bearer {setup['watcher']}"}
+    async with connect(ws_url, additional_headers=headers, open_timeout=10) as ws:
+        while True:
+            frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            if frame["type"] == "view":
+                return frame
+
+
+def test_the_site_recovers_from_a_redis_restart(drill_site):
+    site = drill_site
+    setup = open_game(site, tag="redis", seats=3, humans=2)
+    players = players_for(site, setup)
+
+    async def restart_redis():
+        await _when(players, 40)
+        site.redis.kill()
+        await asyncio.sleep(DOWN_SECONDS)
+        await asyncio.to_thread(site.redis.start)
+
+    started = time.monotonic()
+    asyncio.run(play(players, timeout=150, during=restart_redis))
+    summary = assert_game_is_sound(site, setup["game"], players)
+    for url in site.urls:
+        for path in ("/", f"/table/{setup['table']}/", "/play/"):
+            with urllib.request.urlopen(url + path, timeout=10) as response:
+                assert response.status == 200, (url, path)
+        # A new socket on each process: the channel layer subscribes and the cache counts
+        # presence again.
+        assert asyncio.run(_fresh_view(url, setup))["view"]["final"]
+    print(f"redis restart: {summary} in {time.monotonic() - started:.1f}s")

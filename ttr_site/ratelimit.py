@@ -1,0 +1,21 @@
+"""Rate limits counted in the cache: LocMem in embedded mode, Redis in production, so a
+limit holds across every web process of a deployment.
+
+A limit is *n events per window of w seconds* per key, counted in fixed windows: the first
+event of a key starts its window, which expires after ``w`` seconds with its count. (A burst
+straddling two windows can reach 2n; for flood protection that is close enough, and it costs
+one cache increment per event.)
+"""
+
+from django.core.cache import cache
+
+
+def rate_limit_hit(key: str, limit: int, window: int) -> bool:
+    """Count one event for ``key``; False when it is beyond ``limit`` in the current window."""
+    key = f"rate:{key}"
+    cache.add(key, 0, timeout=window)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window expired between add and incr
+        cache.set(key, count := 1, timeout=window)
+    return count <= limit
