@@ -10,7 +10,7 @@ PORT ?= 8000
 # Local runs default to DEBUG on (a built-in development secret key); production sets its own.
 RUN_ENV := DEBUG=$(or $(DEBUG),true)
 
-.PHONY: install run test lint format bench migrate clean
+.PHONY: install run test lint format bench bench-load migrate locale clean fuzz
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,7 +23,11 @@ install: $(STAMP)
 migrate: install
 	$(RUN_ENV) $(BIN)/python manage.py migrate --noinput
 
-run: migrate
+# The German and Dutch catalogues, compiled in pure Python (no GNU gettext needed).
+locale: install
+	$(RUN_ENV) $(BIN)/python manage.py compiletranslations
+
+run: migrate locale
 	$(RUN_ENV) $(BIN)/python manage.py seed_demo
 	$(RUN_ENV) $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
@@ -31,8 +35,18 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+# The pure engine tests (no database, no server: about a quarter of the suite's time, all CPU)
+# run in a second pytest beside the rest, which mostly waits on servers; their report follows.
+# With PYTEST_ARGS (a path, -k, -x ...) one plain pytest runs instead.
+test: lint locale
+	@if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
+	mkdir -p var; \
+	$(BIN)/python -m pytest tests/engine -p no:cacheprovider > var/engine-tests.log 2>&1 & \
+	engine=$$!; status=0; \
+	$(BIN)/python -m pytest --ignore=tests/engine || status=$$?; \
+	wait $$engine || status=$$?; \
+	echo "--- tests/engine (run beside the rest):"; cat var/engine-tests.log; \
+	exit $$status
 
 format: install
 	$(BIN)/ruff check --fix .
@@ -46,6 +60,22 @@ bench: install
 	else \
 	  echo "benchmarks/timeouts.py skipped: it needs DATABASE_URL (PostgreSQL) and REDIS_URL"; \
 	fi
+
+# The load benchmark (benchmarks/load.py): starts its own production stack on this machine.
+# Options through BENCH_LOAD_ARGS, e.g. make bench-load BENCH_LOAD_ARGS="--tables 50 --only game".
+bench-load: install
+	@if [ -z "$$DATABASE_URL" ] || [ -z "$$REDIS_URL" ]; then \
+	  echo "make bench-load needs DATABASE_URL (PostgreSQL) and REDIS_URL, e.g." >&2; \
+	  echo "  DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379/3 make bench-load" >&2; \
+	  exit 2; \
+	fi
+	$(BIN)/python benchmarks/load.py $(BENCH_LOAD_ARGS)
+
+# Hostile input at length (tests/reliability/fuzz.py, fuzz_http.py): 100,000 socket frames and
+# 5,000 form and API requests; prints the seed and the figures. FUZZ_SEED=n replays a run.
+fuzz: install
+	FUZZ_FRAMES=$${FUZZ_FRAMES:-100000} FUZZ_REQUESTS=$${FUZZ_REQUESTS:-5000} \
+	  $(BIN)/python -m pytest tests/reliability/test_fuzz.py -s -q --timeout=0 $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache

@@ -4,13 +4,20 @@ Groups: ``table-<id>`` (everyone at the table: chat, presence, seat changes),
 ``table-<id>-seat-<n>`` (the player of seat n: that seat's view), ``table-<id>-public``
 (spectators: the public view), ``lobby`` (the list of open tables). Every view is built by
 ``games.engine.view_for``: the one redaction function.
+
+Pushes are best effort: the change they announce is committed, so a push lost while Redis is
+unreachable is logged, not raised. A client that missed one resyncs (its next push does not
+fit its log, or it reconnects, or its ``ping`` shows a newer version).
 """
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+import logging
+
+from redis.exceptions import RedisError
 
 from games import engine
+from ttr_site.layer import group_send_all
 
+log = logging.getLogger(__name__)
 LOBBY = "lobby"
 
 
@@ -26,44 +33,69 @@ def public_group(table_id: int) -> str:
     return f"table-{table_id}-public"
 
 
-def _send(group: str, message: dict) -> None:
-    async_to_sync(get_channel_layer().group_send)(group, message)
+def send(group: str, message: dict) -> None:
+    """Send ``message`` to every consumer in ``group`` (from synchronous code)."""
+    send_all([(group, message)])
 
 
-def view_frame(state, version: int, seat, since: int = 0) -> dict:
+def send_all(messages: list[tuple[str, dict]]) -> None:
+    """Send each ``(group, message)``, in order, in one trip to an event loop (one per move,
+    not one per frame: see ``ttr_site.layer``)."""
+    try:
+        group_send_all(messages)
+    except (RedisError, OSError) as exc:
+        log.warning("%d push(es) to %s lost: %r", len(messages), messages[0][0], exc)
+
+
+def view_frame(state, version: int, seat, since: int = 0, *, running: bool = True) -> dict:
     """The frame a client gets: its view, the version it belongs to, and the log entries
     from index ``since`` (``log_start``). A full sync uses ``since=0``; a push after a move
     carries only the new entries, and a client whose log is not ``log_start`` long resyncs.
-    ``legal`` lists the seat's legal actions (empty for spectators and waiting seats)."""
+    ``legal`` lists the seat's legal actions (empty for spectators, waiting seats, and once
+    the table is not ``running``: a game its organizer ended)."""
     view = engine.view_for(state, seat)
     log = view.pop("log")[since:]
-    legal = engine.legal_actions(state, seat) if seat is not None else []
+    legal = engine.legal_actions(state, seat) if seat is not None and running else []
     return {"type": "view", "version": version, "seat": seat, "view": view,
             "log_start": since, "log": log, "legal": legal}  # fmt: skip
 
 
-def game_changed(table_id: int, version: int, state, since: int, clock: dict) -> None:
-    """Push each seat its own view and the spectators the public one, with the clock."""
-    for seat in range(state.n):
-        frame = view_frame(state, version, seat, since) | {"clock": clock}
-        _send(seat_group(table_id, seat), {"type": "frame", "frame": frame})
+def game_changed(
+    table_id: int,
+    version: int,
+    state,
+    since: int,
+    clock: dict,
+    *,
+    running: bool = True,
+    seats=None,
+) -> None:
+    """Push each seat its own view and the spectators the public one, with the clock.
+
+    ``seats``: the seats a socket can listen to (default: all). A bot's own seat has no
+    player to watch it, so its view need not be built."""
+    messages = []
+    for seat in range(state.n) if seats is None else seats:
+        frame = view_frame(state, version, seat, since, running=running) | {"clock": clock}
+        messages.append((seat_group(table_id, seat), {"type": "frame", "frame": frame}))
     frame = view_frame(state, version, None, since) | {"clock": clock}
-    _send(public_group(table_id), {"type": "frame", "frame": frame})
+    messages.append((public_group(table_id), {"type": "frame", "frame": frame}))
+    send_all(messages)
 
 
 def table_changed(table_id: int) -> None:
     """Seats or status changed: every consumer at the table sends its client the summary."""
-    _send(table_group(table_id), {"type": "table.changed"})
+    send(table_group(table_id), {"type": "table.changed"})
 
 
 def chat(table_id: int, message: dict) -> None:
-    _send(table_group(table_id), {"type": "frame", "frame": {"type": "chat", **message}})
+    send(table_group(table_id), {"type": "frame", "frame": {"type": "chat", **message}})
 
 
 def presence(table_id: int, online: list[int]) -> None:
     frame = {"type": "presence", "online": online}
-    _send(table_group(table_id), {"type": "frame", "frame": frame})
+    send(table_group(table_id), {"type": "frame", "frame": frame})
 
 
 def lobby_changed(table_id: int) -> None:
-    _send(LOBBY, {"type": "frame", "frame": {"type": "lobby_changed", "table": table_id}})
+    send(LOBBY, {"type": "frame", "frame": {"type": "lobby_changed", "table": table_id}})

@@ -5,51 +5,112 @@ Thin: parse a frame, call one service, answer. Client frames (JSON objects):
 ``{"type": "sync"}``, ``{"type": "ping"}``. Server frames: ``view`` (see
 ``broadcast.view_frame``), ``table`` (seats and status), ``chat``, ``presence``,
 ``table_changed``, ``error`` (``code``, ``message``; the connection stays open), ``pong``.
+
+A table socket sends its client views in version order, each version at most once: pushes
+come from whichever web process or worker made the move, so two moves' pushes can arrive
+swapped (see ``TableConsumer.frame``).
 """
 
+import asyncio
 import json
 import logging
+import time
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.core.cache import cache
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
 
 from games import broadcast, engine, services
 from games.errors import GameError
 from games.models import ChatMessage, Game, Table
 from games.presenters import table_summary
+from games.reasons import reason_message
+from ttr_site.i18n import scope_language
+from ttr_site.outages import MESSAGES as OUTAGE_MESSAGES
+from ttr_site.outages import service_down
+from ttr_site.ratelimit import rate_limit_hit
 
 log = logging.getLogger(__name__)
 
 MAX_FRAME = 16_384  # bytes; an action or a chat line is far smaller
 PRESENCE_TTL = 24 * 3600
 CHAT_HISTORY = 50
+# How long a pushed view that skips a version waits for the missing one before the client is
+# sent a full frame instead; pushes overtake each other by milliseconds.
+HOLD_SECONDS = 0.5
+SERVER_ERROR = _("Something went wrong; nothing was changed.")
 
 
 class JsonFrameConsumer(AsyncWebsocketConsumer):
     """Frames are JSON objects; anything else gets an error frame, never a dropped socket."""
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not self._frame_allowed():
+            error = GameError("rate_limited")
+            return await self.send_error(error.code, error.message)
         raw = text_data if text_data is not None else bytes_data
         if raw is None or len(raw) > MAX_FRAME:
-            return await self.send_error("malformed_message", "The frame is empty or too large.")
+            return await self._malformed(_("the frame is empty or too large"))
         try:
             content = json.loads(raw)
         except (ValueError, UnicodeDecodeError):
-            return await self.send_error("malformed_message", "The frame is not valid JSON.")
+            return await self._malformed(_("the frame is not valid JSON"))
+        except RecursionError:  # "[[[[..." thousands deep: found by tests/reliability/fuzz.py
+            return await self._malformed(_("the frame is nested too deeply"))
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            return await self.send_error(
-                "malformed_message", "A frame is a JSON object with a string 'type'."
-            )
+            return await self._malformed(_("a frame is a JSON object with a string 'type'"))
         try:
             await self.handle_frame(content)
         except GameError as exc:
             await self.send_error(exc.code, exc.message)
         except engine.IllegalAction as exc:
-            await self.send_error(exc.code, exc.message, params=_jsonable(exc.params))
-        except Exception:
-            log.exception("unexpected error handling a frame")
-            await self.send_error("server_error", "Something went wrong; nothing was changed.")
+            message = reason_message(exc.code, exc.params)
+            await self.send_error(exc.code, message, params=_jsonable(exc.params))
+        except Exception as exc:
+            if (service := service_down(exc)) is None:
+                log.exception("unexpected error handling a frame")
+                return await self.send_error("server_error", str(SERVER_ERROR))
+            log.warning("a socket frame met an outage (%s): %r", service, exc)
+            await self.send_error("unavailable", str(OUTAGE_MESSAGES[service]))
+
+    async def dispatch(self, message):
+        # An outage while connecting or serving a push must not leave a half-open socket or
+        # end the consumer's loop: a connect is refused (the client retries with backoff),
+        # anything else is logged and the socket stays open.
+        try:
+            # Everything this socket says (errors, seat names, summaries) in its language.
+            with translation.override(self._language()):
+                await super().dispatch(message)
+        except Exception as exc:
+            if (service := service_down(exc)) is None:
+                raise
+            log.warning("%s met an outage (%s): %r", message["type"], service, exc)
+            if message["type"] == "websocket.connect":
+                await self.close(code=1013)  # "try again later"
+            elif message["type"] == "websocket.disconnect":
+                raise StopConsumer() from None
+
+    def _language(self) -> str:
+        if not hasattr(self, "language"):
+            self.language = scope_language(self.scope)
+        return self.language
+
+    def _frame_allowed(self) -> bool:
+        """At most SOCKET_FRAME_RATE_LIMIT frames per window on this connection (counted
+        here: a connection lives in one process)."""
+        now = time.monotonic()
+        if now - getattr(self, "_window_start", -1e9) >= settings.SOCKET_FRAME_RATE_WINDOW:
+            self._window_start, self._frames = now, 0
+        self._frames += 1
+        return self._frames <= settings.SOCKET_FRAME_RATE_LIMIT
+
+    async def _malformed(self, detail) -> None:
+        error = GameError("malformed_message", detail=detail)
+        await self.send_error(error.code, error.message)
 
     async def handle_frame(self, content: dict) -> None:
         raise NotImplementedError
@@ -64,6 +125,11 @@ class JsonFrameConsumer(AsyncWebsocketConsumer):
         await self.send_json(event["frame"])
 
 
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("could not queue a message to a socket: %r", task.exception())
+
+
 def _jsonable(params: dict) -> dict:
     return json.loads(json.dumps(params, default=str))
 
@@ -74,6 +140,8 @@ class TableConsumer(JsonFrameConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        self.sent_version = -1  # the newest view version this client was sent
+        self.early: dict[int, dict] = {}  # pushed views waiting for the version before them
         access = await self._access()
         if access is None:
             await self.close(code=4404)
@@ -124,16 +192,28 @@ class TableConsumer(JsonFrameConsumer):
             await self._send_table()
             await self._send_sync()
         elif kind == "ping":
-            await self.send_json({"type": "pong"})
+            # The current version: a client that missed a push (one lost while Redis was
+            # unreachable) learns here that it is behind, and resyncs.
+            await self.send_json({"type": "pong", "version": await self._version()})
         else:
-            raise GameError("malformed_message", detail=f"unknown frame type {kind!r}")
+            raise GameError(
+                "malformed_message", detail=_("unknown frame type %(type)s") % {"type": kind[:40]}
+            )
+
+    @database_sync_to_async
+    def _version(self) -> int | None:
+        games = Game.objects.filter(table_id=self.table_id)
+        return games.values_list("version", flat=True).first()
 
     async def _submit(self, content: dict) -> None:
         game_id = await self._game_id()
         if game_id is None:
             raise GameError("game_not_running")
         try:
-            await database_sync_to_async(services.game_submit_action)(
+            # Not thread_sensitive: a move waits on PostgreSQL and Redis for most of its time,
+            # and on the one shared database thread every socket of this process would wait
+            # behind it. Moves of one table still go one at a time (the game row lock).
+            await database_sync_to_async(_submit_limited, thread_sensitive=False)(
                 game_id=game_id,
                 user=self.user,
                 action=content.get("action"),
@@ -150,14 +230,54 @@ class TableConsumer(JsonFrameConsumer):
         lines = ChatMessage.objects.filter(table_id=self.table_id).select_related("user")
         return [m.as_message() for m in reversed(lines.order_by("-id")[:CHAT_HISTORY])]
 
-    @database_sync_to_async
-    def _game_id(self):
-        return Game.objects.filter(table_id=self.table_id).values_list("id", flat=True).first()
+    async def _game_id(self) -> int | None:
+        """The table's game, looked up once: a table's game never changes once dealt (every
+        action used to cost one more trip to the database thread for it)."""
+        if getattr(self, "game_id", None) is None:
+            self.game_id = await database_sync_to_async(_game_id_of)(self.table_id)
+        return self.game_id
 
     async def _send_sync(self) -> None:
         frame = await self._sync_frame()
         if frame is not None:
-            await self.send_json(frame)
+            await self._send_view(frame)
+
+    async def frame(self, event):
+        frame = event["frame"]
+        if frame["type"] != "view":
+            return await self.send_json(frame)
+        # Moves are made in order (one writer per table) but pushed after commit by whichever
+        # process made them, so a push can overtake the one before it. Send views in order:
+        # drop one the client already has, hold one that skips a version until the missing
+        # one comes (then both, in order) or, after HOLD_SECONDS, send a full frame instead.
+        version = frame["version"]
+        if version <= self.sent_version:
+            return
+        if version > self.sent_version + 1:
+            if not self.early:
+                asyncio.get_running_loop().call_later(HOLD_SECONDS, self._hold_expired)
+            self.early[version] = frame
+            return
+        await self._send_view(frame)
+        while (held := self.early.pop(self.sent_version + 1, None)) is not None:
+            await self._send_view(held)
+
+    async def _send_view(self, frame: dict) -> None:
+        if frame["version"] < self.sent_version:
+            return
+        self.sent_version = frame["version"]
+        self.early = {v: f for v, f in self.early.items() if v > self.sent_version}
+        await self.send_json(frame)
+
+    def _hold_expired(self) -> None:
+        # Handled in the consumer's own message loop, in turn with the pushes.
+        message = {"type": "views.overdue"}
+        task = asyncio.ensure_future(self.channel_layer.send(self.channel_name, message))
+        task.add_done_callback(_log_failure)
+
+    async def views_overdue(self, event):
+        if self.early:
+            await self._send_sync()
 
     @database_sync_to_async
     def _sync_frame(self):
@@ -185,6 +305,20 @@ class TableConsumer(JsonFrameConsumer):
             broadcast.table_group(self.table_id),
             {"type": "frame", "frame": {"type": "presence", "online": online}},
         )
+
+
+def _game_id_of(table_id: int) -> int | None:
+    return Game.objects.filter(table_id=table_id).values_list("id", flat=True).first()
+
+
+def _submit_limited(*, user, **action) -> None:
+    """A game action within the user's ACTION_RATE_LIMIT (across all their sockets and web
+    processes: counted in the cache), else ``rate_limited`` and nothing changes."""
+    if getattr(user, "is_authenticated", False):
+        limit, window = settings.ACTION_RATE_LIMIT, settings.ACTION_RATE_WINDOW
+        if not rate_limit_hit(f"actions:{user.pk}", limit, window):
+            raise GameError("rate_limited")
+    services.game_submit_action(user=user, **action)
 
 
 def _presence_update(table_id: int, user_id: int, delta: int) -> list[int]:
@@ -221,4 +355,4 @@ class LobbyConsumer(JsonFrameConsumer):
         if content["type"] == "ping":
             await self.send_json({"type": "pong"})
         else:
-            raise GameError("malformed_message", detail="the lobby socket only answers pings")
+            raise GameError("malformed_message", detail=_("the lobby socket only answers pings"))

@@ -1,5 +1,6 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games import engine
 from games.models import BotLevel, Ruleset, TimeControl
@@ -25,7 +26,7 @@ class TableForm(forms.Form):
     """Create a table. The engine has the last word on which combinations are playable."""
 
     ruleset = forms.ChoiceField(label=_("Map"), choices=[])
-    variant = forms.ChoiceField(label=_("Tickets"), choices=[])
+    variant = forms.ChoiceField(label=pgettext_lazy("ticket set", "Tickets"), choices=[])
     seat_count = forms.TypedChoiceField(
         label=_("Seats"), coerce=int, choices=[(n, n) for n in range(2, 6)], initial=4
     )

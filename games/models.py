@@ -83,6 +83,9 @@ class Table(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    ended_early = models.BooleanField(
+        default=False, help_text="finished by an organizer before the game's end"
+    )
 
     objects = TableQuerySet.as_manager()
 

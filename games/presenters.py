@@ -38,6 +38,7 @@ def table_summary(table: Table, user) -> dict:
         "move_seconds": table.move_seconds,
         "turn_hours": table.turn_hours,
         "rated": table.rated,
+        "ended_early": table.ended_early,
         "is_private": table.is_private,
         "owner_id": table.owner_id,
         "is_owner": signed_in and table.owner_id == user.pk,

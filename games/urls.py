@@ -1,6 +1,7 @@
 from django.urls import path
 
 from games import views
+from games.apis import GameApi
 
 urlpatterns = [
     path("play/", views.lobby, name="play"),
@@ -13,5 +14,6 @@ urlpatterns = [
     path("table/<int:table_id>/start/", views.table_start, name="table_start"),
     path("table/<int:table_id>/replay/", views.table_replay, name="table_replay"),
     path("table/<int:table_id>/invite/<str:token>/", views.table_invite, name="table_invite"),
-    path("api/tables/<int:table_id>/game/", views.game_detail_api, name="api_game"),
+    # The first game endpoint, kept as an alias of /api/v1/tables/<id>/game/ (same frame).
+    path("api/tables/<int:table_id>/game/", GameApi.as_view(), name="api_game"),
 ]

@@ -1,4 +1,4 @@
-"""Pages of the live tables: the lobby, the table page, the replay; plus the REST game view."""
+"""Pages of the live tables: the lobby, the table page, the replay (the REST API: ``apis.py``)."""
 
 import json
 
@@ -6,9 +6,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
-from rest_framework.decorators import api_view
-from rest_framework.response import Response
 
 from games import engine, services
 from games.errors import GameError
@@ -134,7 +133,9 @@ def table_remove_seat(request, table_id):
     try:
         position = int(request.POST.get("position", ""))
     except ValueError:
-        messages.error(request, GameError("malformed_message", detail="no seat given").message)
+        messages.error(
+            request, GameError("malformed_message", detail=gettext("no seat given")).message
+        )
         return redirect("table", table_id=table_id)
     return _table_action(
         request,
@@ -178,22 +179,6 @@ def table_replay(request, table_id):
             "log": engine.log_for(state, "all"),
         },
     )
-
-
-@api_view(["GET"])
-def game_detail_api(request, table_id):
-    """The caller's view of the game at a table, with its version (the socket's sync frame)."""
-    table = Table.objects.prefetch_related("seats__user").filter(pk=table_id).first()
-    if table is None or (table.is_private and table.seat_of(request.user) is None):
-        return Response({"code": "not_found", "message": str(GameError("not_found").message)},
-                        status=404)  # fmt: skip
-    game = Game.objects.filter(table=table).first()
-    if game is None:
-        return Response(
-            {"code": "game_not_running", "message": GameError("game_not_running").message},
-            status=409,
-        )
-    return Response(services.game_view_for_user(game=game, user=request.user))
 
 
 def json_dumps(value) -> str:

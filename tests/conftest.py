@@ -42,10 +42,17 @@ def _browser_available() -> str | None:
     return None
 
 
+def _gettext_available() -> str | None:
+    if not shutil.which("xgettext"):
+        return "GNU gettext's xgettext is missing (apt-get install gettext)"
+    return None
+
+
 SERVICE_CHECKS = {
     "redis": _redis_reachable,
     "postgres": _postgres_configured,
     "browser": _browser_available,
+    "gettext": _gettext_available,
 }
 _results: dict[str, str | None] = {}
 

@@ -3,6 +3,12 @@
 ``embedded``: one ``manage.py serve`` process on a fresh SQLite file, no Redis (what
 ``make run`` starts). ``production``: ``manage.py serve`` (uvicorn) plus a separate
 ``celery worker`` over Redis, on a fresh PostgreSQL database.
+
+A production site can be scaled out (``web_processes`` web servers on their own ports,
+``workers`` Celery workers, all sharing one database and one Redis), pointed at a Redis of
+its own (``redis_url``) and reach PostgreSQL through a port of the test's choosing
+(``database_port``, e.g. a proxy the test can cut); the fault drills stop and start its
+processes one by one (``stop_web``/``start_web``, ``kill_worker``/``start_worker``).
 """
 
 import os
@@ -31,15 +37,32 @@ def free_port() -> int:
 class LiveSite:
     """Start with ``start()``, stop with ``stop()``; ``url`` is the base address."""
 
-    def __init__(self, mode: str, workdir: Path, *, extra_env: dict | None = None):
+    def __init__(
+        self,
+        mode: str,
+        workdir: Path,
+        *,
+        extra_env: dict | None = None,
+        web_processes: int = 1,
+        workers: int = 1,
+        redis_url: str | None = None,
+        database_port: int | None = None,
+    ):
         self.mode = mode
         self.workdir = workdir
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.ports = [free_port() for _ in range(web_processes)]
+        self.urls = [f"http://127.0.0.1:{port}" for port in self.ports]
+        self.port, self.url = self.ports[0], self.urls[0]
         self.processes: list[subprocess.Popen] = []
         self.logs: list[Path] = []
         self._dbname = None
-        self._workers = 0
+        self._workers = 0  # workers started so far (names them w1, w2, ...)
+        self._worker_count = workers
+        self._web: dict[int, subprocess.Popen] = {}
+        self._live_workers: list[tuple[subprocess.Popen, Path]] = []
+        self._redis_url = redis_url
+        self._database_port = database_port
+        self.database_url = ""  # the site's database, reached directly (not via a proxy)
         self.env = self._environment(extra_env or {})
 
     def _environment(self, extra: dict) -> dict:
@@ -49,12 +72,19 @@ class LiveSite:
         if self.mode == "embedded":
             env.pop("REDIS_URL", None)
             env["DATABASE_URL"] = f"sqlite:///{self.workdir / 'site.sqlite3'}"
+            self.database_url = env["DATABASE_URL"]
         else:
             self._dbname = f"ttr_live_{uuid.uuid4().hex[:10]}"
-            env["DATABASE_URL"] = _with_path(os.environ["DATABASE_URL"], self._dbname)
-            # A Redis database of its own, so queued tasks of other tests never meet this site.
-            env["REDIS_URL"] = _with_path(os.environ["REDIS_URL"], "7")
+            self.database_url = _with_path(os.environ["DATABASE_URL"], self._dbname)
+            env["DATABASE_URL"] = self.database_url
+            if self._database_port is not None:
+                env["DATABASE_URL"] = _with_port(self.database_url, self._database_port)
+            # Its own Celery queue and key prefix, so the tasks, cache keys and pub/sub channels
+            # of another live site on the same Redis never meet this one's.
+            redis_db = os.environ.get("LIVE_REDIS_DB", "7")
+            env["REDIS_URL"] = self._redis_url or _with_path(os.environ["REDIS_URL"], redis_db)
             env["CELERY_QUEUE"] = self._dbname
+            env["REDIS_PREFIX"] = self._dbname
         env.update(extra)
         return env
 
@@ -71,9 +101,9 @@ class LiveSite:
             raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr}")
         return result.stdout
 
-    def _spawn(self, name: str, args: list[str]) -> None:
+    def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:
         log = self.workdir / f"{name}.log"
-        handle = log.open("w")
+        handle = log.open("a")  # a restarted process adds to its predecessor's log
         process = subprocess.Popen(
             args,
             cwd=ROOT,
@@ -83,7 +113,9 @@ class LiveSite:
             start_new_session=True,
         )
         self.processes.append(process)
-        self.logs.append(log)
+        if log not in self.logs:
+            self.logs.append(log)
+        return process
 
     def start(self) -> "LiveSite":
         try:
@@ -95,38 +127,67 @@ class LiveSite:
     def _start(self) -> "LiveSite":
         if self._dbname:
             _admin_sql(f'CREATE DATABASE "{self._dbname}"')
-            _redis_flush(self.env["REDIS_URL"])
         self.manage("migrate", "--noinput")
-        serve = [sys.executable, "manage.py", "serve", "--port", str(self.port)]
-        self._spawn("web", serve)
+        for index in range(len(self.ports)):
+            self._spawn_web(index)
         if self.mode == "production":
-            self.start_worker()
+            for _ in range(self._worker_count):
+                self.start_worker(wait=False)
             beat = ["-m", "celery", "-A", "ttr_site", "beat", "--loglevel=INFO"]
             schedule = str(self.workdir / "celerybeat-schedule")
             self._spawn("beat", [sys.executable, *beat, "--schedule", schedule])
         self._wait_until_up()
         return self
 
-    def start_worker(self) -> None:
+    def _spawn_web(self, index: int) -> None:
+        serve = [sys.executable, "manage.py", "serve", "--port", str(self.ports[index])]
+        self._web[index] = self._spawn("web" if index == 0 else f"web{index}", serve)
+
+    def stop_web(self, index: int = 0, sig: int = signal.SIGTERM) -> None:
+        """Stop one web process: SIGTERM (uvicorn's graceful shutdown) or SIGKILL."""
+        process = self._web.pop(index)
+        if process.poll() is None:
+            os.killpg(process.pid, sig)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        self.processes.remove(process)
+
+    def start_web(self, index: int = 0) -> None:
+        """Start a web process on the port ``index`` had, and wait until it answers."""
+        self._spawn_web(index)
+        self._wait_until_up()
+
+    def start_worker(self, *, wait: bool = True) -> None:
         """A Celery worker process (production mode), as ``celery -A ttr_site worker``."""
         self._workers += 1
         options = ["--pool=threads", "--concurrency=4", "--loglevel=INFO", "--without-mingle",
                    "--without-gossip", "-n", f"w{self._workers}@%h"]  # fmt: skip
-        self._spawn(
-            f"worker{self._workers}",
-            [sys.executable, "-m", "celery", "-A", "ttr_site", "worker", *options],
+        name = f"worker{self._workers}"
+        process = self._spawn(
+            name, [sys.executable, "-m", "celery", "-A", "ttr_site", "worker", *options]
         )
+        self._live_workers.append((process, self.workdir / f"{name}.log"))
+        if wait:
+            self._wait_until_up()
 
     def kill_worker(self) -> None:
         """SIGKILL the newest worker: no chance to finish or hand back its tasks."""
-        index = self.logs.index(self.workdir / f"worker{self._workers}.log")
-        process = self.processes[index]
+        process, _log = self._live_workers.pop()
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
+        self.processes.remove(process)
+
+    def kill_workers(self) -> None:
+        """SIGKILL every worker."""
+        while self._live_workers:
+            self.kill_worker()
 
     def sql(self, query: str, params: tuple = ()) -> list[tuple]:
         """Read the site's own database directly (the test never writes through this)."""
-        url = self.env["DATABASE_URL"]
+        url = self.database_url
         if url.startswith("sqlite"):
             import sqlite3
 
@@ -150,19 +211,22 @@ class LiveSite:
             for process in self.processes:
                 if process.poll() is not None:
                     raise RuntimeError(f"a site process exited early:\n{self.output()}")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200 and self._worker_ready():
-                        return
-            except OSError:
-                pass
+            running = [self.urls[index] for index in self._web]
+            if all(self._answers(url) for url in running) and self._worker_ready():
+                return
             time.sleep(0.2)
         raise RuntimeError(f"the site did not come up in {timeout}s:\n{self.output()}")
 
+    @staticmethod
+    def _answers(url: str) -> bool:
+        try:
+            with urllib.request.urlopen(url + "/", timeout=2) as response:
+                return response.status == 200
+        except OSError:
+            return False
+
     def _worker_ready(self) -> bool:
-        if self.mode != "production":
-            return True
-        return "ready." in (self.workdir / f"worker{self._workers}.log").read_text()
+        return all("ready." in log.read_text() for _process, log in self._live_workers)
 
     def output(self) -> str:
         return "\n".join(log.read_text(errors="replace") for log in self.logs if log.exists())
@@ -188,10 +252,18 @@ class LiveSite:
                 process.wait()
         if self._dbname:
             _admin_sql(f'DROP DATABASE IF EXISTS "{self._dbname}" WITH (FORCE)')
+            _redis_forget(self.env["REDIS_URL"], self._dbname)
 
 
 def _with_path(url: str, path: str) -> str:
     return urlunparse(urlparse(url)._replace(path="/" + path))
+
+
+def _with_port(url: str, port: int) -> str:
+    parsed = urlparse(url)
+    credentials = parsed.netloc.rpartition("@")[0]
+    netloc = f"{credentials}@127.0.0.1:{port}" if credentials else f"127.0.0.1:{port}"
+    return urlunparse(parsed._replace(netloc=netloc))
 
 
 def _admin_sql(sql: str) -> None:
@@ -199,7 +271,14 @@ def _admin_sql(sql: str) -> None:
         c.execute(sql)
 
 
-def _redis_flush(url: str) -> None:
+def _redis_forget(url: str, prefix: str) -> None:
+    """Delete this site's keys (cache, its Celery queue) from the shared Redis database."""
     import redis
 
-    redis.Redis.from_url(url).flushdb()
+    client = redis.Redis.from_url(url)
+    try:
+        keys = list(client.scan_iter(match=f"*{prefix}*", count=1000))  # also _kombu.binding.*
+        if keys:
+            client.delete(*keys)
+    except redis.ConnectionError:  # a Redis of the test's own that is already gone
+        pass

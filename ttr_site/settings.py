@@ -75,6 +75,9 @@ SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
 
 REDIS_URL = env.str("REDIS_URL", default="")
 EMBEDDED = not REDIS_URL
+# Names this deployment's keys and pub/sub channels in a shared Redis. Pub/sub channels are
+# global to a Redis server (not per database), so two sites on one Redis need their own.
+REDIS_PREFIX = env.str("REDIS_PREFIX", default="ttr")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -86,6 +89,8 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_countries",
     "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
     "allauth",
     "allauth.account",
@@ -96,13 +101,18 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: it turns a database or Redis outage anywhere below into a 503 (ttr_site/outages.py)
+    "ttr_site.outages.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "ttr_site.middleware.NulPathMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "ttr_site.middleware.TimezoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ttr_site.middleware.AccountLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -160,6 +170,7 @@ else:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "KEY_PREFIX": REDIS_PREFIX,
         }
     }
     # The pub/sub layer: measured near 1,000 moves/s against 570 for the classic layer, and it
@@ -167,10 +178,12 @@ else:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": REDIS_PREFIX},
         }
     }
     CELERY_BROKER_URL = REDIS_URL
+    # kombu's Redis transport, fixed so a worker outlives a Redis restart (see the module).
+    CELERY_BROKER_TRANSPORT = "ttr_site.broker:Transport"
 
 # Seconds a bot waits before moving, so people can follow bot play.
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", default=0.8)
@@ -179,6 +192,16 @@ BOT_STALL_SECONDS = env_float("BOT_STALL_SECONDS", default=30.0)
 # Timeouts in a row after which a seat is handed to a bot for the rest of the game.
 TIMEOUTS_BEFORE_ABANDON = env_int("TIMEOUTS_BEFORE_ABANDON", default=3)
 
+# Rate limits (n per window of w seconds), counted in the cache so they hold across web
+# processes. Far above what a person or a well-behaved bot client sends; beyond them a socket
+# frame gets a "rate_limited" (chat: "chat_rate_limited") error frame and changes nothing.
+CHAT_RATE_LIMIT = env_int("CHAT_RATE_LIMIT", default=5)  # per player and table
+CHAT_RATE_WINDOW = env_int("CHAT_RATE_WINDOW", default=10)
+ACTION_RATE_LIMIT = env_int("ACTION_RATE_LIMIT", default=100)  # game actions per user, as the
+ACTION_RATE_WINDOW = env_int("ACTION_RATE_WINDOW", default=10)  # API's 600/minute
+SOCKET_FRAME_RATE_LIMIT = env_int("SOCKET_FRAME_RATE_LIMIT", default=200)  # per connection
+SOCKET_FRAME_RATE_WINDOW = env_int("SOCKET_FRAME_RATE_WINDOW", default=10)
+
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -186,6 +209,11 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 # Timeout tasks wait in the worker until their deadline and count against the prefetch
 # window; a window of 1 per thread would let them block fresh bot moves.
 CELERY_WORKER_PREFETCH_MULTIPLIER = 8
+# Celery's Django fixup closes the database connection before and after every task unless
+# this is set: a new PostgreSQL connection for every bot move. Set, it closes them only
+# every 10,000 tasks, and ttr_site/celery.py closes a broken or obsolete connection around
+# each task instead, as Django does around each request.
+CELERY_DB_REUSE_MAX = 10_000
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -194,9 +222,12 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
     "CELERY_BEAT_SCHEDULE_FILENAME", default=str(VAR_DIR / "celerybeat-schedule")
 )
 CELERY_BEAT_SCHEDULE = {
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 5.0},
+    # Turn timeouts (and bot moves whose task was lost): deadlines are on the game rows.
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 1.0},
     # Ranked queues: seat whoever fits now (a queue join also runs it at once).
     "ladder-matchmake": {"task": "ladder.tasks.matchmake", "schedule": 4.0},
+    # Tournaments: starts, check-in notices, rounds due after a break, lost result tasks.
+    "tournaments-tick": {"task": "ladder.tasks.tournaments_tick", "schedule": 5.0},
     "clear-expired-sessions": {
         "task": "ttr_site.accounts.tasks.clear_expired_sessions",
         "schedule": 6 * 3600,
@@ -266,10 +297,70 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 
-# --- REST framework -------------------------------------------------------------------------
+# --- REST framework (the public API under /api/v1/) -------------------------------------------
+# Throttle rates ("<n>/<second|minute|hour|day>") per client: anonymous visitors (by IP),
+# signed-in users, writes (unsafe methods) and game actions; the cache counts them.
+API_THROTTLE_RATES = {
+    "anon": env.str("API_THROTTLE_ANON", default="120/minute"),
+    "user": env.str("API_THROTTLE_USER", default="1200/minute"),
+    "writes": env.str("API_THROTTLE_WRITES", default="120/minute"),
+    "actions": env.str("API_THROTTLE_ACTIONS", default="600/minute"),
+}
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["rest_framework.authentication.SessionAuthentication"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        # First: its "Bearer" challenge makes a missing login a 401, not a 403.
+        "ttr_site.accounts.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON without NUL characters or lone surrogates, which no column can store
+    "DEFAULT_PARSER_CLASSES": ["ttr_site.api.parsers.StrictJSONParser"],
+    "DEFAULT_PAGINATION_CLASS": "ttr_site.api.pagination.PageNumberPagination",
+    "PAGE_SIZE": env_int("API_PAGE_SIZE", default=50),
+    "DEFAULT_THROTTLE_CLASSES": [
+        "ttr_site.api.throttling.AnonThrottle",
+        "ttr_site.api.throttling.UserThrottle",
+        "ttr_site.api.throttling.WriteThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": API_THROTTLE_RATES,
+    "EXCEPTION_HANDLER": "ttr_site.api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_VERSIONING_CLASS": None,
+    # No OPTIONS self-description: the OpenAPI schema is the description (OPTIONS is a 405).
+    "DEFAULT_METADATA_CLASS": None,
+}
+API_MAX_PAGE_SIZE = env_int("API_MAX_PAGE_SIZE", default=200)
+SPECTACULAR_SETTINGS = {
+    "TITLE": "ttr API",
+    "DESCRIPTION": (
+        "The public REST API of ttr. Authenticate with a personal API token "
+        "(`Authorization: Bearer <token>`, created on your settings page) or the browser "
+        'session. Every error is `{"code", "message"}` plus optional `detail`, `fields` '
+        "or `params`. The WebSocket protocol is described in docs/protocol.md."
+    ),
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_GENERATE_CHOICE_DESCRIPTION": False,
+    "ENUM_NAME_OVERRIDES": {
+        "RulesetEnum": "games.models.Ruleset",
+        "VariantEnum": "games.models.Variant",
+        "TimeControlEnum": "games.models.TimeControl",
+        "BotLevelEnum": "games.models.BotLevel",
+        "TableStatusEnum": "games.models.Table.Status",
+        "TournamentStatusEnum": "ladder.models.Tournament.Status",
+        "EntryStatusEnum": "ladder.models.Entry.Status",
+    },
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "ttr_site.api.schema.add_error_responses",
+    ],
+    # Self-hosted Swagger UI and Redoc: no CDN is needed (or reachable) to read the docs.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Security (production) ------------------------------------------------------------------

@@ -1,11 +1,52 @@
-"""Site-wide pages."""
+"""Site-wide pages: the home page and How to play."""
 
+from django.conf import settings
+from django.http import Http404
 from django.shortcuts import render
+from django.template.loader import select_template
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from ladder import rating, standings
+
+# How to play: slug -> title. Each page is written once per language (prose reads better
+# than sentence-by-sentence catalogue entries): templates/rules/<language>/<slug>.html.
+RULE_PAGES = {
+    "europe": _("Europe"),
+    "warehouses": _("Warehouses & Depots"),
+    "new-york": _("New York"),
+}
 
 
 def home(request):
     return render(request, "pages/home.html")
 
 
-def coming_soon(request, section):
-    return render(request, "pages/section.html", {"section": section})
+def rules(request, page: str = "index"):
+    """How to play, in the reader's language (English where a page is not translated)."""
+    if page != "index" and page not in RULE_PAGES:
+        raise Http404
+    language = (translation.get_language() or "en").split("-")[0]
+    name = page.replace("-", "_")
+    template = select_template([f"rules/{language}/{name}.html", f"rules/en/{name}.html"])
+    site = select_template([f"rules/{language}/_site.html", "rules/en/_site.html"])
+    context = {
+        "page": page,
+        "pages": list(RULE_PAGES.items()),
+        "title": RULE_PAGES.get(page, _("How to play")),
+        "site_template": site.template.name,
+        "facts": _facts(),
+    }
+    return render(request, template.template.name, context)
+
+
+def _facts() -> dict:
+    """The site's own numbers, so the rules pages never go stale."""
+    return {
+        "timeouts": settings.TIMEOUTS_BEFORE_ABANDON,
+        "start_rating": int(rating.START),
+        "k": int(rating.K),
+        "k_provisional": int(rating.K_PROVISIONAL),
+        "provisional_games": rating.PROVISIONAL_GAMES,
+        "bye_points": int(standings.BYE_POINTS),
+    }

@@ -7,6 +7,7 @@ table), checks the caller's right to act, and schedules pushes and tasks with
 
 from games.services.chat import CHAT_BURST, CHAT_LIMIT, chat_post
 from games.services.moves import (
+    game_bot_move,
     game_frame,
     game_handle_timeout,
     game_submit_action,
@@ -15,8 +16,10 @@ from games.services.moves import (
 from games.services.tables import (
     table_add_bot,
     table_create,
+    table_end_early,
     table_join,
     table_leave,
+    table_open_full,
     table_remove_seat,
     table_start,
 )
@@ -25,14 +28,17 @@ __all__ = [
     "CHAT_BURST",
     "CHAT_LIMIT",
     "chat_post",
+    "game_bot_move",
     "game_frame",
     "game_handle_timeout",
     "game_submit_action",
     "game_view_for_user",
     "table_add_bot",
     "table_create",
+    "table_end_early",
     "table_join",
     "table_leave",
+    "table_open_full",
     "table_remove_seat",
     "table_start",
 ]

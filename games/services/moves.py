@@ -2,8 +2,9 @@
 
 Every change locks the game row (one writer per table), checks the version the caller saw,
 lets the engine decide, stores the state with an append-only event, bumps the version and
-sets the next deadline; after commit it pushes each audience its view and queues the bot and
-timeout tasks (ARCHITECTURE.md, "One move, end to end").
+sets the next deadline; after commit it pushes each audience its view and queues the bot's
+move. Timeouts are data: the deadline on the game row, resolved by ``tasks.sweep_deadlines``
+(ARCHITECTURE.md, "One move, end to end" and example 9).
 """
 
 import logging
@@ -12,6 +13,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from kombu.exceptions import OperationalError as BrokerUnreachable
+from redis.exceptions import RedisError
 
 from games import broadcast, clocks, engine
 from games.engine.bots import choose_action
@@ -20,6 +23,7 @@ from games.models import BotLevel, Game, GameEvent, Seat, Table
 from games.signals import game_finished
 
 log = logging.getLogger(__name__)
+BROKER_ERRORS = (BrokerUnreachable, RedisError, OSError)
 
 
 def game_submit_action(
@@ -43,8 +47,48 @@ def game_submit_action(
         seats = _seats(game.table)
         seat = _acting_seat(seats, user, bot_seat)
         state = engine.from_json(game.state)
+        if _flagged(game, seat, state):
+            # The sweep resolves the timeout within a second; a move sent in that second is
+            # too late, as it would be had the sweep already run.
+            raise GameError("time_up")
         _apply(game, seats, seat, state, action, user=user)
     return game
+
+
+def _flagged(game: Game, seat: Seat, state) -> bool:
+    """Whether the human ``seat`` is deciding now and past its deadline."""
+    if seat.is_bot or game.turn_started_at is None:
+        return False
+    if seat.position not in engine.current_seats(state):
+        return False
+    deadline = clocks.seat_deadline(game.table, game.turn_started_at, seat.bank_left, False)
+    return deadline <= timezone.now()
+
+
+def game_bot_move(*, game_id: int, expected_version: int) -> bool:
+    """Play one decision for the first bot seat that has one, if the game is still at
+    ``expected_version``; return whether a move was made.
+
+    The bot chooses from the state read under the row lock, so a bot move reads the game
+    once (it used to read it, choose, then lock and read it again to apply).
+    """
+    with transaction.atomic():
+        try:
+            game = _locked_game(game_id)
+        except GameError:
+            return False
+        if game.version != expected_version or game.table.status != Table.Status.PLAYING:
+            return False  # overtaken: a later version has its own bot task
+        seats = _seats(game.table)
+        state = engine.from_json(game.state)
+        seat = next((seats[p] for p in engine.current_seats(state) if seats[p].is_bot), None)
+        legal = engine.legal_actions(state, seat.position) if seat is not None else []
+        if not legal:
+            return False
+        view = engine.view_for(state, seat.position)
+        seed = game.seed ^ (expected_version * 1_000_003 + seat.position)
+        _apply(game, seats, seat, state, choose_action(seat.bot_level, view, legal, seed=seed))
+    return True
 
 
 def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
@@ -56,6 +100,10 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
     ``TIMEOUTS_BEFORE_ABANDON`` the seat is handed to a bot. Overdue bots simply move.
     """
     now = timezone.now()
+    if not Game.objects.filter(pk=game_id, version=expected_version).exists():
+        # The usual case: the seat moved in time. Versions only grow, so the locked check
+        # below could only say the same; no need to lock and read the whole state for it.
+        return False
     with transaction.atomic():
         game = _locked_game(game_id)
         if (
@@ -110,6 +158,20 @@ def game_seat_leave(*, table: Table, seat: Seat) -> None:
     transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since))
 
 
+def game_end(*, table: Table) -> dict[int, int]:
+    """Stop a running game where it stands (caller holds the table lock and announces the
+    table): no more moves, clocks or bot turns. Returns each seat's public score now."""
+    game = Game.objects.select_for_update().get(table=table)
+    table.status = Table.Status.FINISHED
+    table.finished_at = timezone.now()
+    table.ended_early = True
+    table.save(update_fields=["status", "finished_at", "ended_early"])
+    game.deadline = None
+    game.save(update_fields=["deadline", "updated_at"])
+    state = engine.from_json(game.state)
+    return {p["seat"]: p["score"] for p in engine.view_for(state, None)["players"]}
+
+
 def game_opened(*, game: Game, table: Table, state) -> None:
     """Start the clocks of a game just dealt (caller holds the table lock)."""
     seats = _seats(table)
@@ -129,7 +191,8 @@ def game_view_for_user(*, game: Game, user) -> dict:
 
 def game_frame(*, game: Game, seat: int | None) -> dict:
     """A full sync frame for ``seat`` (``None``: spectator): the view, its version, the clock."""
-    frame = broadcast.view_frame(engine.from_json(game.state), game.version, seat)
+    running = game.table.status == Table.Status.PLAYING
+    frame = broadcast.view_frame(engine.from_json(game.state), game.version, seat, running=running)
     frame["clock"] = clocks.clock_summary(game.table, game, game.table.seats.all())
     return frame
 
@@ -205,10 +268,12 @@ def _apply(
         transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))
         result = engine.final_result(state)
         abandoned = sorted(p for p, s in seats.items() if s.abandoned)
+        # robust: the game is over whatever its listeners (ratings, tournaments) manage now.
         transaction.on_commit(
             lambda: game_finished.send(
                 sender=Game, table_id=table.pk, result=result, abandoned=abandoned
-            )
+            ),
+            robust=True,
         )
     game.save(update_fields=["state", "version", "deadline", "turn_started_at", "updated_at"])
     _record_event(game, seat, user, action, state, since, timed_out)
@@ -220,6 +285,7 @@ def _charge(table, game, seat: Seat, now, timed_out: bool, count_timeout: bool) 
     """Update the acting seat's bank and its run of timeouts (one per timed-out turn)."""
     if seat.is_bot or (timed_out and not count_timeout):
         return
+    before = (seat.bank_left, seat.timeouts_in_row)
     seat.bank_left = clocks.bank_after_move(table, game.turn_started_at, now, seat.bank_left)
     if timed_out:
         seat.timeouts_in_row += 1
@@ -228,7 +294,8 @@ def _charge(table, game, seat: Seat, now, timed_out: bool, count_timeout: bool) 
             return
     else:
         seat.timeouts_in_row = 0
-    seat.save(update_fields=["bank_left", "timeouts_in_row"])
+    if (seat.bank_left, seat.timeouts_in_row) != before:  # a move in time changes neither
+        seat.save(update_fields=["bank_left", "timeouts_in_row"])
 
 
 def _abandon(seat: Seat) -> None:
@@ -275,18 +342,29 @@ def _record_event(game, seat, user, action, state, since, timed_out) -> None:
 
 
 def _after_commit(game, table, seats, version, state, since) -> None:
-    """Push every audience its view, then queue bot moves, the timeout and turn notices."""
+    """Push every audience its view, then queue bot moves and turn-based turn notices.
+
+    The move is committed whatever happens here: a push lost to an outage is made good when
+    the client resyncs, a task that cannot be queued by the deadline sweep."""
+    try:
+        _announce(game, table, seats, version, state, since)
+    except BROKER_ERRORS as exc:
+        log.warning("could not queue the tasks of game %s v%s: %r", game.pk, version, exc)
+
+
+def _announce(game, table, seats, version, state, since) -> None:
     from games import tasks
 
     clock = clocks.clock_summary(table, game, seats.values())
-    broadcast.game_changed(table.pk, version, state, since, clock)
-    if engine.is_terminal(state):
+    running = table.status == Table.Status.PLAYING
+    # Seats never held by a user are pure bots: nobody can watch their seat view.
+    watched = [p for p, s in sorted(seats.items()) if s.user_id is not None]
+    broadcast.game_changed(table.pk, version, state, since, clock, running=running, seats=watched)
+    if engine.is_terminal(state) or not running:
         return
-    tasks.schedule_bots(game.pk, version, state)
+    tasks.schedule_bots(game.pk, version, state, bots={p for p, s in seats.items() if s.is_bot})
+    # No timeout task per move: the deadline is on the row and the sweep (every second)
+    # resolves it; a task per move almost never fired and cost the worker more than the bots.
     humans = [p for p in engine.current_seats(state) if not seats[p].is_bot]
-    if not humans:
-        return  # bots move by their own task; a lost one is caught by the sweep
-    if game.deadline is not None:
-        tasks.turn_timeout.apply_async((game.pk, version), eta=game.deadline)
-    if table.time_control != clocks.REALTIME:
+    if humans and table.time_control != clocks.REALTIME:
         tasks.notify_turn.delay(table.pk, version, humans)

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from games import broadcast, engine
 from games.errors import GameError
 from games.models import BotLevel, Game, Seat, Table, TimeControl
-from games.services.moves import game_opened, game_seat_leave
+from games.services.moves import game_end, game_opened, game_seat_leave
 
 
 def table_create(
@@ -48,6 +48,62 @@ def table_create(
         Seat.objects.create(table=table, position=0, user=owner)
         transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))
     return table
+
+
+def table_open_full(
+    *,
+    players: list,
+    ruleset: str,
+    variant: str,
+    options: dict | None = None,
+    time_control: str = TimeControl.REALTIME,
+    move_seconds: int = 90,
+    bank_seconds: int = 0,
+    turn_hours: int = 24,
+    rated: bool = False,
+    league=None,
+) -> Table:
+    """Open a table with no owner, seat ``players`` in this order (a user, or a bot level),
+    and start it: how organised play (tournaments) seats a table it has already formed."""
+    with transaction.atomic():
+        table = Table.objects.create(
+            ruleset=ruleset,
+            variant=variant,
+            seat_count=len(players),
+            options=options or {},
+            time_control=time_control,
+            move_seconds=move_seconds,
+            bank_seconds=bank_seconds,
+            turn_hours=turn_hours,
+            rated=rated,
+            league=league,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, position=position, bot_level=player)
+            if isinstance(player, str)
+            else Seat(table=table, position=position, user=player)
+            for position, player in enumerate(players)
+        )
+        _start(table)
+        _announce_table(table)
+    return table
+
+
+def table_end_early(*, table_id: int) -> dict[int, int]:
+    """End a running game now (an organizer's call on a stuck table): the table is finished
+    without a final scoring; returns each seat's public score at that moment."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        if table.status != Table.Status.PLAYING:
+            raise GameError("game_not_running")
+        scores = game_end(table=table)
+        _announce_table(table)
+    return scores
+
+
+def check_game_options(*, ruleset: str, variant: str, seats: int, options: dict) -> None:
+    """Raise ``GameError("invalid_options")`` unless the engine can set up this game."""
+    _check_options(ruleset, variant, seats, options)
 
 
 def _check_options(ruleset, variant, seat_count, options) -> None:
@@ -117,7 +173,7 @@ def table_leave(*, table_id: int, user) -> None:
 def table_add_bot(*, table_id: int, by, level: str = BotLevel.EASY) -> Seat:
     """The owner fills a free seat with a bot; the game starts when the table is full."""
     if level not in BotLevel.values:
-        raise GameError("invalid_options", detail=f"unknown bot level {level!r}")
+        raise GameError("invalid_options", detail=_("unknown bot level"))
     with transaction.atomic():
         table = _owned_open_table(table_id, by)
         if table.rated:
@@ -138,7 +194,9 @@ def table_remove_seat(*, table_id: int, by, position: int) -> None:
         table = _owned_open_table(table_id, by)
         seat = table.seats.filter(position=position).first()
         if seat is None or seat.user_id == by.pk:
-            raise GameError("invalid_options", detail=f"no removable seat {position}")
+            raise GameError(
+                "invalid_options", detail=_("no seat %(n)s to remove") % {"n": position}
+            )
         seat.delete()
         _announce_table(table)
 

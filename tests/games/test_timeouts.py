@@ -146,6 +146,20 @@ def test_the_sweep_handles_overdue_games(game):
     assert game.version == 2
 
 
+def test_only_one_sweep_runs_at_a_time(game):
+    from django.core.cache import cache
+
+    from games.tasks import SWEEP_LOCK, sweep_deadlines
+
+    overdue(game)
+    cache.add(SWEEP_LOCK, 1)  # a sweep is still running
+    try:
+        assert sweep_deadlines() == 0
+    finally:
+        cache.delete(SWEEP_LOCK)
+    assert sweep_deadlines() == 1
+
+
 def test_turn_based_games_tell_the_player_whose_turn_it_is(cast, mailoutbox):
     from games.tasks import notify_turn
 
@@ -175,3 +189,36 @@ def test_a_real_time_bank_absorbs_overtime(cast):
     assert clocks.bank_after_move(table, start, start + timedelta(seconds=500), 60) == 0
     deadline = clocks.seat_deadline(table, start, 40, is_bot=False)
     assert (deadline - start).total_seconds() == 70
+
+
+def test_a_move_after_the_deadline_is_refused_and_the_sweep_plays_it(game, cast):
+    """The flag falls at the deadline, not when the sweep comes round: a move sent in between
+    is ``time_up``, changes nothing, and the sweep then plays the turn as a timeout."""
+    from games.tasks import _sweep
+
+    overdue(game)
+    state = engine.from_json(game.state)
+    action = engine.legal_actions(state, 0)[0]
+    with pytest.raises(GameError) as refused:
+        services.game_submit_action(
+            game_id=game.pk, user=cast["alice"], action=action, expected_version=0
+        )
+    assert refused.value.code == "time_up"
+    game.refresh_from_db()
+    assert game.version == 0 and not GameEvent.objects.filter(game=game).exists()
+    assert _sweep() == 1
+    game.refresh_from_db()
+    assert game.version == 2
+    assert all(e.by_timeout for e in GameEvent.objects.filter(game=game))
+
+
+def test_a_move_just_in_time_is_taken(game, cast):
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(seconds=29))
+    state = engine.from_json(game.state)
+    action = engine.legal_actions(state, 0)[0]
+    services.game_submit_action(
+        game_id=game.pk, user=cast["alice"], action=action, expected_version=0
+    )
+    game.refresh_from_db()
+    assert game.version == 1
+    assert not GameEvent.objects.get(game=game).by_timeout

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from .models import Notification, User
+from .models import ApiToken, Notification, User
 
 
 @admin.register(User)
@@ -16,4 +16,11 @@ class UserAdmin(BaseUserAdmin):
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
     list_display = ("user", "text", "created_at", "read_at")
+    raw_id_fields = ("user",)
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(admin.ModelAdmin):
+    list_display = ("user", "name", "prefix", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("prefix", "digest", "created_at", "last_used_at")
     raw_id_fields = ("user",)

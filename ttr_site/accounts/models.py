@@ -1,4 +1,6 @@
-"""Users and their in-site notifications."""
+"""Users, their in-site notifications and their personal API tokens."""
+
+import hashlib
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -65,3 +67,37 @@ class Notification(models.Model):
             "url": self.url,
             "created_at": self.created_at.isoformat(),
         }
+
+
+class ApiTokenQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(revoked_at__isnull=True)
+
+
+class ApiToken(models.Model):
+    """A personal API token for scripts and bots: ``Authorization: Bearer <secret>``.
+
+    Only the SHA-256 ``digest`` of the secret is stored (the secret is shown once, at
+    creation); ``prefix`` is its first characters, shown so a user can tell tokens apart. A
+    *revoked* token authenticates nothing; the row stays for the record.
+    """
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(max_length=12)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ApiTokenQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"{self.user} {self.prefix}… ({self.name})"
+
+    @staticmethod
+    def digest_of(secret: str) -> str:
+        return hashlib.sha256(secret.encode()).hexdigest()

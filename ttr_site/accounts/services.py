@@ -1,9 +1,13 @@
-"""Use cases of accounts that write: notifications."""
+"""Use cases of accounts that write: notifications and personal API tokens."""
+
+import secrets
+from datetime import timedelta
 
 from django.db import transaction
-from django.utils import translation
+from django.utils import timezone, translation
 
-from .models import Notification, User
+from .errors import AccountError
+from .models import ApiToken, Notification, User
 from .push import push_to_user
 
 
@@ -22,6 +26,54 @@ def notification_send(*, user: User, text: str, url: str = "") -> Notification:
 
 def notifications_mark_read(*, user: User) -> int:
     """Mark all of ``user``'s notifications read; return how many changed."""
-    from django.utils import timezone
-
     return Notification.objects.unread().filter(user=user).update(read_at=timezone.now())
+
+
+# --- personal API tokens ----------------------------------------------------------------------
+
+TOKEN_PREFIX = "ttr_"
+MAX_TOKENS = 20
+# last_used_at is written at most this often per token: a read need not be a write.
+LAST_USED_RESOLUTION = timedelta(minutes=1)
+
+
+def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
+    """A new token for ``user``; returns it with its secret, which is never stored."""
+    name = (name or "").strip()
+    if not name or len(name) > 60:
+        raise AccountError("invalid_token_name")
+    if user.api_tokens.active().count() >= MAX_TOKENS:
+        raise AccountError("too_many_tokens")
+    secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
+    token = ApiToken.objects.create(
+        user=user, name=name, prefix=secret[:12], digest=ApiToken.digest_of(secret)
+    )
+    return token, secret
+
+
+def api_token_revoke(*, user: User, token_id: int) -> ApiToken:
+    """Revoke one of ``user``'s tokens: from now on it authenticates nothing."""
+    token = user.api_tokens.active().filter(pk=token_id).first()
+    if token is None:
+        raise AccountError("token_not_found")
+    token.revoked_at = timezone.now()
+    token.save(update_fields=["revoked_at"])
+    return token
+
+
+def api_token_user(*, secret: str) -> User | None:
+    """The active user a token secret belongs to (None: unknown, revoked or inactive)."""
+    if not isinstance(secret, str) or not secret.startswith(TOKEN_PREFIX) or len(secret) > 100:
+        return None
+    token = (
+        ApiToken.objects.active()
+        .select_related("user")
+        .filter(digest=ApiToken.digest_of(secret), user__is_active=True)
+        .first()
+    )
+    if token is None:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or token.last_used_at < now - LAST_USED_RESOLUTION:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user

@@ -16,6 +16,7 @@
     const root = document.getElementById("replay");
     if (!root) return;
     const summary = T.readJson("table-summary") || { seats: [] };
+    const taxis = summary.ruleset === "new_york"; // New York: taxis, and no stations
     const board = T.readJson("board-data");
     const frames = T.readJson("replay-frames") || [];
     const actions = T.readJson("replay-actions") || [];
@@ -159,7 +160,8 @@
           h("div", { class: "player-head" }, T.seatToken(p.seat, players), h("span", { class: "player-name", text: name(p.seat) }),
             h("span", { class: "player-score", title: t("Score") }, String(p.score))),
           h("div", { class: "player-stats" },
-            stat("train", p.trains_left, t("trains left")), stat("station", p.stations_left, t("stations left")),
+            stat("train", p.trains_left, taxis ? t("taxis left") : t("trains left")),
+            taxis ? null : stat("station", p.stations_left, t("stations left")),
             stat("cards", p.hand_count, t("cards in hand")), stat("ticket", p.ticket_count, t("tickets"))),
           hand, tickets));
       }

@@ -205,9 +205,10 @@
           say(t("You are dealt:"));
           chips(e.hand);
         } else {
+          // others see only the counts (the engine's public side of the deal)
           say(t("%(name)s is dealt %(cards)s cards and %(tickets)s tickets."), {
-            cards: e.cards,
-            tickets: Array.isArray(e.tickets) ? e.tickets.length : e.tickets,
+            cards: e.hand_count,
+            tickets: e.ticket_count,
           });
         }
         break;
@@ -215,8 +216,9 @@
         say(t("Five cards are laid face up; %(first)s will play first."), { first: ctx.name(e.first_seat) });
         break;
       case "keep_tickets": {
-        const kept = Array.isArray(e.tickets) ? e.tickets.length : typeof e.kept === "number" ? e.kept : (e.kept || []).length;
-        const returned = Array.isArray(e.returned) ? e.returned.length : e.returned || 0;
+        // the chooser sees the tickets; everyone else their counts
+        const kept = Array.isArray(e.tickets) ? e.tickets.length : e.kept_count || 0;
+        const returned = Array.isArray(e.returned) ? e.returned.length : e.returned_count || 0;
         say(nt("%(name)s keeps %(n)s ticket", "%(name)s keeps %(n)s tickets", kept), { n: kept });
         if (returned) say(nt("and returns %(n)s.", "and returns %(n)s.", returned), { n: returned });
         if (Array.isArray(e.tickets) && e.tickets.length) say("(" + tlist(e.tickets) + ")");
@@ -282,8 +284,25 @@
       case "pass":
         say(t("%(name)s passes."));
         break;
+      case "initial_depots":
+        say(t("Each player places a first depot, %(first)s first."), { first: ctx.name((e.order || [])[0]) });
+        break;
+      case "place_depot":
+        say(t("%(name)s places a depot in %(city)s."), { city: idx.cityName(e.city) });
+        break;
+      case "warehouse_card":
+        say(t("%(name)s puts the deck's top card, unseen, into %(owner)s's warehouse."), { owner: ctx.name(e.warehouse) });
+        break;
+      case "take_warehouse":
+        say(nt("%(name)s spends a depot and takes the %(n)s card from %(owner)s's warehouse", "%(name)s spends a depot and takes the %(n)s cards from %(owner)s's warehouse", e.count), { n: e.count, owner: ctx.name(e.warehouse) });
+        if (e.cards) chips(e.cards);
+        break;
+      case "warehouse_reshuffle":
+        say(t("The deck is empty: the warehouses (%(n)s cards) are shuffled into a new deck."), { n: e.count });
+        break;
       case "last_round":
-        say(nt("%(name)s has %(n)s train left: the last round begins!", "%(name)s has %(n)s trains left: the last round begins!", e.trains_left), { n: e.trains_left });
+        if (ctx.taxis) say(nt("%(name)s has %(n)s taxi left: the last round begins!", "%(name)s has %(n)s taxis left: the last round begins!", e.trains_left), { n: e.trains_left });
+        else say(nt("%(name)s has %(n)s train left: the last round begins!", "%(name)s has %(n)s trains left: the last round begins!", e.trains_left), { n: e.trains_left });
         break;
       case "game_end": {
         const ranks = e.ranks || [];
@@ -389,6 +408,7 @@
       this.summary = readJson("table-summary");
       this.board = readJson("board-data");
       this.idx = indexBoard(this.board);
+      this.taxis = this.summary.ruleset === "new_york"; // New York: taxis, and no stations
       this.initialStatus = this.summary.status;
       this.initialSeatsKey = this.seatsKey(this.summary);
       this.tableId = root.dataset.tableId;
@@ -539,6 +559,10 @@
         case "presence":
           this.online = new Set(f.online || []);
           return this.renderPresence();
+        case "pong":
+          // a push was lost (the server's message service restarted): fetch a full view
+          if (typeof f.version === "number" && f.version > this.version) this.sendFrame({ type: "sync" });
+          return;
         case "error":
           this.busy = false;
           if (f.code === "stale_version" && this.lastAction && this.lastAction.type === "keep_tickets") {
@@ -568,6 +592,7 @@
         return;
       }
       this.summary = summary;
+      if (summary.ended_early) this.legal = []; // the organizer stopped the game: no more moves
       if (this.boardView && this.game) this.render();
     }
 
@@ -789,7 +814,8 @@
       const r = this.idx.routes.get(String(id));
       if (options.length === 1) return this.act(options[0]);
       const title = fmt(t("Claim %(route)s"), { route: this.idx.routeLabel(id) });
-      let hint = fmt(nt("%(n)s car", "%(n)s cars", r ? r.length : 0), { n: r ? r.length : 0 });
+      const size = r ? r.length : 0;
+      let hint = this.taxis ? fmt(nt("%(n)s taxi", "%(n)s taxis", size), { n: size }) : fmt(nt("%(n)s car", "%(n)s cars", size), { n: size });
       const pts = this.idx.routePoints(id);
       if (pts) hint += " · " + fmt(nt("%(n)s point", "%(n)s points", pts), { n: pts });
       if (r && r.tunnel) hint += " · " + t("tunnel: extra cards may be due");
@@ -885,8 +911,8 @@
             online === null ? null : h("span", { class: "online-dot" + (online ? " is-online" : ""), title: online ? t("Online") : t("Offline") }),
             h("span", { class: "player-score", title: t("Score") }, String(p.score))),
           h("div", { class: "player-stats" },
-            stat("trains", "train", p.trains_left, t("trains left")),
-            stat("stations", "station", p.stations_left, t("stations left")),
+            stat("trains", "train", p.trains_left, this.taxis ? t("taxis left") : t("trains left")),
+            this.taxis ? null : stat("stations", "station", p.stations_left, t("stations left")),
             stat("cards", "cards", p.hand_count, t("cards in hand")),
             stat("tickets", "ticket", p.ticket_count, t("tickets")),
             isCurrent ? h("span", { class: "player-doing", text: this.doingLabel(p.seat) }) : null)
@@ -927,7 +953,10 @@
       let text = "";
       let sub = "";
       let cls = "turn-banner";
-      if (v.phase === "over") {
+      if (this.summary.ended_early) {
+        text = t("The organizer ended this game early: places follow the scores at that moment.");
+        cls += " is-over";
+      } else if (v.phase === "over") {
         const winners = ((v.final && v.final.players) || []).filter((p) => p.rank === 1).map((p) => this.name(p.seat));
         text = winners.length > 1 ? fmt(t("Game over: %(names)s share the win!"), { names: winners.join(", ") }) : fmt(t("Game over: %(name)s wins!"), { name: winners[0] || "" });
         cls += " is-over";
@@ -971,7 +1000,7 @@
       if (sub) banner.appendChild(h("div", { class: "banner-sub", text: sub }));
       if (v.last_round && v.last_round.active && v.phase !== "over") {
         const by = v.last_round.triggered_by;
-        banner.appendChild(h("div", { class: "banner-last", text: fmt(t("Last round! %(name)s is almost out of trains: everyone gets one final turn."), { name: by === null || by === undefined ? "" : this.name(by) }) }));
+        banner.appendChild(h("div", { class: "banner-last", text: fmt(this.taxis ? t("Last round! %(name)s is almost out of taxis: everyone gets one final turn.") : t("Last round! %(name)s is almost out of trains: everyone gets one final turn."), { name: by === null || by === undefined ? "" : this.name(by) }) }));
       }
       if (this.busy) banner.appendChild(h("div", { class: "banner-sub", text: t("Sending…") }));
       const yours = cls.includes("is-yours");
@@ -984,7 +1013,8 @@
       if (!el) return;
       const c = this.clock;
       if (!this.clockTimer) this.clockTimer = setInterval(() => this.tickClock(), 1000);
-      const deadline = c && this.view && this.view.phase !== "over" ? this.shownDeadline() : null;
+      const over = !this.view || this.view.phase === "over" || this.summary.ended_early;
+      const deadline = c && !over ? this.shownDeadline() : null;
       if (deadline === null) {
         el.textContent = "";
         return;
@@ -1299,7 +1329,7 @@
 
     // -------------------------------------------------------------- log and chat
     logCtx() {
-      return { idx: this.idx, name: (s) => this.name(s), you: this.seat };
+      return { idx: this.idx, name: (s) => this.name(s), you: this.seat, taxis: this.taxis };
     }
     renderLog() {
       const box = document.getElementById("log");

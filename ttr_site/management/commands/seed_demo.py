@@ -4,7 +4,7 @@ from allauth.account.models import EmailAddress
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from ladder.demo import seed_rated_history
+from ladder.demo import seed_demo_tournaments, seed_rated_history
 from ttr_site.accounts.models import User
 
 DEMO_PASSWORD = "ticket-to-ride"
@@ -53,6 +53,8 @@ class Command(BaseCommand):
         rated = seed_rated_history(players)
         if rated:
             self.stdout.write(f"Added {rated} demo rated results to the Europe ladder.")
+        for name in seed_demo_tournaments(players, admin):
+            self.stdout.write(f"Added the demo tournament {name!r}.")
         names = ", ".join([u for u, *_ in DEMO_USERS] + ["admin"])
         self.stdout.write(
             self.style.SUCCESS(
