@@ -6,6 +6,8 @@ Engine refusals (``games.engine.IllegalAction``) are reported the same way by th
 
 from django.utils.translation import gettext_lazy as _
 
+from ttr_site.errors import UserError
+
 MESSAGES = {
     "not_found": _("There is no such table."),
     "not_seated": _("You do not hold a seat at this table."),
@@ -30,14 +32,7 @@ MESSAGES = {
 }
 
 
-class GameError(Exception):
-    """A user error of the live tables; ``code`` is stable, ``message`` is for people."""
+class GameError(UserError):
+    """A user error of the live tables."""
 
-    def __init__(self, code: str, **params):
-        self.code = code
-        self.params = params
-        super().__init__(code)
-
-    @property
-    def message(self) -> str:
-        return str(MESSAGES[self.code]).format(**self.params)
+    messages = MESSAGES

@@ -2,6 +2,8 @@
 
 from django.utils.translation import gettext_lazy as _
 
+from ttr_site.errors import UserError
+
 MESSAGES = {
     "not_found": _("There is no such league."),
     "not_member": _("Only members of this league can do that."),
@@ -36,14 +38,7 @@ MESSAGES = {
 }
 
 
-class LadderError(Exception):
-    """A user error of the ladder; ``code`` is stable, ``message`` is for people."""
+class LadderError(UserError):
+    """A user error of the ladder."""
 
-    def __init__(self, code: str, **params):
-        self.code = code
-        self.params = params
-        super().__init__(code)
-
-    @property
-    def message(self) -> str:
-        return str(MESSAGES[self.code]).format(**{k: str(v) for k, v in self.params.items()})
+    messages = MESSAGES

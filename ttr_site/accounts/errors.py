@@ -2,6 +2,8 @@
 
 from django.utils.translation import gettext_lazy as _
 
+from ttr_site.errors import UserError
+
 MESSAGES = {
     "token_not_found": _("There is no such API token."),
     "too_many_tokens": _("You have too many API tokens; revoke one first."),
@@ -9,14 +11,7 @@ MESSAGES = {
 }
 
 
-class AccountError(Exception):
-    """A user error of accounts; ``code`` is stable, ``message`` is for people."""
+class AccountError(UserError):
+    """A user error of accounts."""
 
-    def __init__(self, code: str, **params):
-        self.code = code
-        self.params = params
-        super().__init__(code)
-
-    @property
-    def message(self) -> str:
-        return str(MESSAGES[self.code]).format(**self.params)
+    messages = MESSAGES
