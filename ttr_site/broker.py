@@ -18,8 +18,12 @@ log = logging.getLogger(__name__)
 
 
 class QoS(redis.QoS):
+    def _connection_gone(self) -> bool:
+        connection = getattr(self.channel, "connection", None)
+        return connection is None or connection.client is None
+
     def restore_unacked(self, client=None):
-        if client is None and self.channel.connection.client is None:
+        if client is None and self._connection_gone():
             log.warning(
                 "broker connection lost: %d unacknowledged message(s) left to the visibility "
                 "timeout",
@@ -28,6 +32,18 @@ class QoS(redis.QoS):
             self._delivered.clear()
             return
         return super().restore_unacked(client)
+
+    def ack(self, delivery_tag):
+        # A task that finishes while the connection is gone (acks are late) cannot reach
+        # Redis to say so; kombu would build a client from the closed channel and the worker
+        # would stop ("Unrecoverable error", seen in the Redis restart drill). The message
+        # stays in the unacked set and the visibility timeout returns it; run again, a game
+        # task finds its version gone and does nothing.
+        if self._connection_gone():
+            log.warning("broker connection lost: message %s left unacknowledged", delivery_tag)
+            redis.virtual.QoS.ack(self, delivery_tag)
+            return
+        super().ack(delivery_tag)
 
 
 class Channel(redis.Channel):
