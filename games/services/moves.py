@@ -59,10 +59,14 @@ def _flagged(game: Game, seat: Seat, state) -> bool:
     """Whether the human ``seat`` is deciding now and past its deadline."""
     if seat.is_bot or game.turn_started_at is None:
         return False
-    if seat.position not in engine.current_seats(state):
-        return False
-    deadline = clocks.seat_deadline(game.table, game.turn_started_at, seat.bank_left, False)
-    return deadline <= timezone.now()
+    return seat.position in engine.current_seats(state) and _past_deadline(
+        game, seat, timezone.now()
+    )
+
+
+def _past_deadline(game: Game, seat: Seat, now) -> bool:
+    deadline = clocks.seat_deadline(game.table, game.turn_started_at, seat.bank_left, seat.is_bot)
+    return deadline <= now
 
 
 def game_bot_move(*, game_id: int, expected_version: int) -> bool:
@@ -115,14 +119,8 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
             return False
         seats = _seats(game.table)
         state = engine.from_json(game.state)
-        overdue = [
-            seats[p]
-            for p in engine.current_seats(state)
-            if clocks.seat_deadline(
-                game.table, game.turn_started_at, seats[p].bank_left, seats[p].is_bot
-            )
-            <= now
-        ]
+        deciding = [seats[p] for p in engine.current_seats(state)]
+        overdue = [seat for seat in deciding if _past_deadline(game, seat, now)]
         for seat in overdue:
             _resolve_turn(game, seats, seat, state)
         return bool(overdue)

@@ -16,10 +16,8 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 
 from games import engine
-from games.errors import GameError
 from games.reasons import reason_message
-from ladder.errors import LadderError
-from ttr_site.accounts.errors import AccountError
+from ttr_site.errors import UserError
 
 HTTP_MESSAGES = {
     "login_required": _("Log in to do that."),
@@ -83,7 +81,7 @@ def error_response(code: str, message, *, http: int | None = None, **extra) -> R
 
 def exception_handler(exc, context):
     """DRF's hook: every user error becomes the one format; anything else stays a 500."""
-    if isinstance(exc, (GameError, LadderError, AccountError)):
+    if isinstance(exc, UserError):
         detail = exc.params.get("detail")
         return error_response(exc.code, exc.message, detail=None if detail is None else str(detail))
     if isinstance(exc, engine.IllegalAction):
