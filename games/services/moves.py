@@ -8,9 +8,10 @@ move. Timeouts are data: the deadline on the game row, resolved by ``tasks.sweep
 """
 
 import logging
+from functools import cache
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from kombu.exceptions import OperationalError as BrokerUnreachable
@@ -21,9 +22,11 @@ from games.engine.bots import choose_action
 from games.errors import GameError
 from games.models import BotLevel, Game, GameEvent, Seat, Table
 from games.signals import game_finished
+from ttr_site import rows
 
 log = logging.getLogger(__name__)
 BROKER_ERRORS = (BrokerUnreachable, RedisError, OSError)
+MOVE_FIELDS = ("state", "version", "deadline", "turn_started_at", "updated_at")
 
 
 def game_submit_action(
@@ -199,17 +202,48 @@ def game_frame(*, game: Game, seat: int | None) -> dict:
 
 
 def _locked_game(game_id: int) -> Game:
-    try:
-        # of=("self",): lock the game row only. Locking the joined table row too would take
-        # table and game in the opposite order to the table services and deadlock with them.
-        games = Game.objects.select_for_update(of=("self",)).select_related("table")
-        return games.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameError("not_found") from None
+    """The game row, locked, with its table (ttr_site.rows: a move's statements are not
+    compiled per call)."""
+    games, tables = rows.columns(Game), rows.columns(Table)
+    with connection.cursor() as cursor:
+        cursor.execute(_locked_game_sql(), [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameError("not_found")
+    game, table = games.load(row[: len(games.fields)]), tables.load(row[len(games.fields) :])
+    game.table = table
+    return game
+
+
+@cache
+def _locked_game_sql() -> str:
+    # FOR UPDATE OF the game row only. Locking the joined table row too would take table and
+    # game in the opposite order to the table services and deadlock with them.
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT {rows.columns(Game).select('g')}, {rows.columns(Table).select('t')} "
+        f"FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id "
+        f"WHERE g.id = %s{lock}"
+    )
 
 
 def _seats(table: Table) -> dict[int, Seat]:
-    return {s.position: s for s in table.seats.select_related("user")}
+    """The table's seats by position (each knows its table; a seat's user loads on use)."""
+    seats = rows.columns(Seat)
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_sql(), [table.pk])
+        found = [seats.load(row) for row in cursor.fetchall()]
+    for seat in found:
+        seat.table = table
+    return {seat.position: seat for seat in found}
+
+
+@cache
+def _seats_sql() -> str:
+    return (
+        f"SELECT {rows.columns(Seat).select('s')} FROM {Seat._meta.db_table} s "
+        "WHERE s.table_id = %s ORDER BY s.position"
+    )
 
 
 def _acting_seat(seats: dict[int, Seat], user, bot_seat: int | None) -> Seat:
@@ -273,7 +307,7 @@ def _apply(
             ),
             robust=True,
         )
-    game.save(update_fields=["state", "version", "deadline", "turn_started_at", "updated_at"])
+    rows.columns(Game).update(game, MOVE_FIELDS)
     _record_event(game, seat, user, action, state, since, timed_out)
     version = game.version
     transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since))
@@ -326,7 +360,7 @@ def _record_event(game, seat, user, action, state, since, timed_out) -> None:
         entries = engine.log_for(state, position, since)
         if entries != public:
             private[str(position)] = entries
-    GameEvent.objects.create(
+    event = GameEvent(
         game=game,
         seq=game.version,
         seat=seat.position,
@@ -337,6 +371,7 @@ def _record_event(game, seat, user, action, state, since, timed_out) -> None:
         public=public,
         private=private,
     )
+    rows.columns(GameEvent).insert(event)
 
 
 def _after_commit(game, table, seats, version, state, since) -> None:
