@@ -20,7 +20,7 @@ from django.db import InterfaceError, OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import bot_turns, engine
 from games.models import Game, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -41,13 +41,16 @@ def _bot_seats(game_id: int) -> dict[int, str]:
 
 
 def schedule_bots(game_id: int, version: int, state, bots=None) -> None:
-    """If a bot has a decision to make now, queue its move (after a watchable delay).
+    """If a bot has a decision to make now, have it played after a watchable delay: by this
+    web process if the caller runs in one (``games.bot_turns``), else by Celery.
     ``bots``: the positions played by bots, if the caller has the seats at hand."""
     if engine.is_terminal(state):
         return
     if bots is None:
         bots = _bot_seats(game_id)
-    if any(seat in bots for seat in engine.current_seats(state)):
+    if not any(seat in bots for seat in engine.current_seats(state)):
+        return
+    if not bot_turns.schedule(game_id, version, settings.BOT_MOVE_DELAY):
         bot_move.apply_async((game_id, version), countdown=settings.BOT_MOVE_DELAY)
 
 

@@ -14,6 +14,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
 
+from games.bot_turns import lifespan  # noqa: E402
 from ttr_site.accounts.socket_auth import TokenOrSessionMiddleware  # noqa: E402
 from ttr_site.routing import websocket_urlpatterns  # noqa: E402
 
@@ -21,5 +22,7 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": TokenOrSessionMiddleware(URLRouter(websocket_urlpatterns)),
+        # Bot moves waiting in this process go to Celery at a graceful shutdown.
+        "lifespan": lifespan,
     }
 )

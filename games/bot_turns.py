@@ -1,0 +1,111 @@
+"""Bot moves played by the web process that made the move before them.
+
+A bot's move used to be a Celery task for every move. Measured with ``benchmarks/load.py``
+(200 tables, 2 bots each), queueing it cost the web process about 1.2 ms of CPU per move and
+the worker as much again as the move itself, and a bot's turn waited 1.6 s (p50) in the
+queue. When the move before the bot's was committed by a web server thread (one that asgiref's
+``SyncToAsync`` started, so it knows its process's event loop), that loop now waits
+``BOT_MOVE_DELAY`` and plays the bot in its thread pool. Anywhere else (a Celery task, the
+deadline sweep, a command, a test without a loop) the move goes to Celery as before.
+
+Nothing is lost with the process: a bot move that never ran (the process was killed) leaves
+the game's deadline in place, and the sweep plays it after ``BOT_STALL_SECONDS``; a graceful
+shutdown hands the waiting moves to Celery at once (``lifespan``). A move that runs twice, or
+after another, does nothing: ``game_bot_move`` checks the version under the row lock.
+"""
+
+import asyncio
+import logging
+import os
+
+from asgiref.sync import SyncToAsync
+from channels.db import database_sync_to_async
+
+log = logging.getLogger(__name__)
+
+# (game id, version) -> the timer of a bot move waiting for its delay. Only the event loop
+# touches these, so no lock is needed.
+_waiting: dict[tuple[int, int], asyncio.TimerHandle] = {}
+_running: set[asyncio.Task] = set()
+
+
+def web_loop() -> asyncio.AbstractEventLoop | None:
+    """The running event loop of this web process, if the calling thread was started by it."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    loop = getattr(local, "main_event_loop", None)
+    return loop if loop is not None and loop.is_running() else None
+
+
+def schedule(game_id: int, version: int, delay: float) -> bool:
+    """Play the bot's move at ``version`` after ``delay`` seconds in this web process, if the
+    caller runs in one; ``False`` means the caller must queue it elsewhere."""
+    loop = web_loop()
+    if loop is None:
+        return False
+    loop.call_soon_threadsafe(_wait, loop, (game_id, version), delay)
+    return True
+
+
+def _wait(loop: asyncio.AbstractEventLoop, key: tuple[int, int], delay: float) -> None:
+    if key not in _waiting:
+        _waiting[key] = loop.call_later(delay, _start, key)
+
+
+def _start(key: tuple[int, int]) -> None:
+    _waiting.pop(key, None)
+    task = asyncio.ensure_future(_play(*key))
+    _running.add(task)
+    task.add_done_callback(_running.discard)
+
+
+async def _play(game_id: int, version: int) -> None:
+    from games.services import game_bot_move
+
+    try:
+        # Not thread_sensitive: like a player's move, a bot's waits on the database for most
+        # of its time and must not hold up the other sockets of this process.
+        await database_sync_to_async(game_bot_move, thread_sensitive=False)(
+            game_id=game_id, expected_version=version
+        )
+    except Exception:
+        # The database or Redis went away mid-move: nothing was committed. Celery retries
+        # with backoff (and the sweep is behind it).
+        log.warning("bot move for game %s v%s failed here; queued", game_id, version, exc_info=1)
+        await database_sync_to_async(_queue, thread_sensitive=False)([(game_id, version)])
+
+
+def _queue(moves: list[tuple[int, int]]) -> None:
+    from games.services.moves import BROKER_ERRORS
+    from games.tasks import bot_move
+
+    for game_id, version in moves:
+        try:
+            bot_move.apply_async((game_id, version))
+        except BROKER_ERRORS as exc:  # the sweep plays it after BOT_STALL_SECONDS
+            log.warning("could not queue bot move %s v%s: %r", game_id, version, exc)
+
+
+async def hand_over() -> int:
+    """Give every bot move still waiting here to Celery (the process is stopping)."""
+    moves = list(_waiting)
+    for key in moves:
+        _waiting.pop(key).cancel()
+    if moves:
+        await database_sync_to_async(_queue, thread_sensitive=False)(moves)
+    return len(moves)
+
+
+async def lifespan(scope, receive, send) -> None:
+    """ASGI lifespan: at shutdown, the waiting bot moves go to Celery."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            handed = await hand_over()
+            if handed:
+                log.info("handed %d waiting bot move(s) to Celery", handed)
+            await send({"type": "lifespan.shutdown.complete"})
+            return

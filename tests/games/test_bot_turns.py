@@ -1,0 +1,109 @@
+"""games.bot_turns: a bot's move is played by the web process whose thread made the move
+before it, after BOT_MOVE_DELAY, on that process's event loop; elsewhere it goes to Celery,
+and at a graceful shutdown the waiting ones are handed to Celery."""
+
+import asyncio
+import time
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.conf import settings as django_settings
+from django.db import connection
+
+from games import bot_turns, engine, services
+from games.engine.bots import choose_action
+from games.models import Game
+from ttr_site.celery import app as celery_app
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def no_bot_left_waiting(monkeypatch):
+    # The loop's worker threads close their database connections after each call (as they
+    # would keep them in a server), so none outlives the test database.
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 0)
+    yield
+    for handle in bot_turns._waiting.values():  # a later turn of the bot's, not under test
+        handle.cancel()
+    bot_turns._waiting.clear()
+
+
+@pytest.fixture
+def game(cast):
+    """Alice (seat 0) against an easy bot (seat 1); both are keeping tickets (version 0)."""
+    table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=60)
+    services.table_add_bot(table_id=table.pk, by=cast["alice"], level="easy")
+    return Game.objects.get(table=table)
+
+
+def _alice_keeps_her_tickets(game, alice) -> None:
+    game.refresh_from_db()
+    state = engine.from_json(game.state)
+    legal = engine.legal_actions(state, 0)
+    action = choose_action("easy", engine.view_for(state, 0), legal, seed=1)
+    services.game_submit_action(
+        game_id=game.pk, action=action, expected_version=game.version, user=alice
+    )
+
+
+def _version(game_id: int) -> int:
+    return Game.objects.get(pk=game_id).version
+
+
+def test_outside_a_web_process_the_move_goes_elsewhere():
+    assert bot_turns.web_loop() is None
+    assert bot_turns.schedule(1, 0, 0.1) is False
+
+
+def test_the_web_process_that_made_a_move_plays_the_bot_after_the_delay(game, cast, settings):
+    settings.BOT_MOVE_DELAY = 0.2
+
+    async def scenario():
+        # A player's move, made in a thread of this event loop as a socket or view makes it.
+        await database_sync_to_async(_alice_keeps_her_tickets)(game, cast["alice"])
+        after_alice = await database_sync_to_async(_version)(game.pk)
+        started = time.monotonic()
+        await asyncio.sleep(0.1)
+        assert await database_sync_to_async(_version)(game.pk) == after_alice  # still waiting
+        while await database_sync_to_async(_version)(game.pk) == after_alice:
+            assert time.monotonic() - started < 10, "the bot never moved"
+            await asyncio.sleep(0.05)
+        return after_alice
+
+    after_alice = async_to_sync(scenario)()
+    # No Celery worker runs in this test: the loop played the bot, and only once.
+    event = game.events.get(seq=after_alice + 1)
+    assert (event.seat, event.by_bot, event.action["type"]) == (1, True, "keep_tickets")
+
+
+def test_a_graceful_shutdown_hands_the_waiting_bot_moves_to_celery(game, cast, settings):
+    settings.BOT_MOVE_DELAY = 600  # would wait ten minutes here
+    queue = django_settings.CELERY_TASK_DEFAULT_QUEUE
+    with celery_app.connection_for_read() as connection:
+        connection.SimpleQueue(queue, no_ack=True).clear()
+
+    async def scenario():
+        await database_sync_to_async(_alice_keeps_her_tickets)(game, cast["alice"])
+        await asyncio.sleep(0.05)  # the scheduling reaches the loop
+        assert len(bot_turns._waiting) == 1
+        messages = []
+
+        async def receive():
+            return {"type": "lifespan.shutdown"}
+
+        async def send(message):
+            messages.append(message)
+
+        await bot_turns.lifespan({"type": "lifespan"}, receive, send)
+        return messages
+
+    assert async_to_sync(scenario)() == [{"type": "lifespan.shutdown.complete"}]
+    assert not bot_turns._waiting
+    version = _version(game.pk)
+    with celery_app.connection_for_read() as connection:
+        message = connection.SimpleQueue(queue, no_ack=True).get(timeout=5)
+    assert message.headers["task"] == "games.tasks.bot_move"
+    assert message.payload[0] == [game.pk, version]  # queued for now, not in ten minutes
+    assert message.headers.get("eta") is None
