@@ -1,34 +1,54 @@
 """Channel-layer sends from synchronous code: services after commit, Celery tasks.
 
-``async_to_sync`` runs a send on the web server's event loop when it is called from a thread
-that ``sync_to_async`` started, but anywhere else (a Celery task) it makes a new thread and a
-new event loop for every call, and the Redis channel layer, which keeps its connections per
-loop, opens a new Redis connection each time: measured at about half the CPU of a bot's
-move (benchmarks/load.py). With Redis (production mode) every send of a process therefore
-goes to one event loop kept in a daemon thread of that process (made again after a fork),
-whose connection is reused. Embedded mode keeps ``async_to_sync``: its in-memory layer
-hands sends to the web server's loop anyway.
+With Redis (production mode) the channel layer is channels_redis's pub/sub layer, and a group
+send is one Redis ``PUBLISH`` of the serialized message to the group's channel. Synchronous
+code publishes the messages of one move itself: one pipeline, one round trip, from the calling
+thread, through a connection pool of this process (redis-py's pools are thread-safe and made
+again after a fork), using the layer's own serializer and channel names.
+
+Measured with ``benchmarks/load.py``: every send used to go through ``async_to_sync``, then
+through one event loop kept in a thread of the process, where the layer sends one message at a
+time under a lock. Under load that thread and the GIL it needed for each reply became the
+queue: all six threads making moves in a web process waited on it (``py-spy dump``), and a
+player's move took 0.8 s (p50) to come back with 20% of the CPU idle.
+
+Embedded mode keeps ``async_to_sync``: its in-memory layer hands sends to the web server's
+loop anyway.
 """
 
-import asyncio
-import os
 import threading
 
+import redis
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from channels_redis.utils import _consistent_hash, decode_hosts
 from django.conf import settings
 
 _lock = threading.Lock()
-_loop: asyncio.AbstractEventLoop | None = None
-_loop_pid: int | None = None
+_clients: list[redis.Redis] | None = None
 
 
 def group_send_all(messages: list[tuple[str, dict]]) -> None:
     """Send each ``(group, message)``, in this order; return when all are sent."""
     if settings.EMBEDDED:
         async_to_sync(_send_all)(messages)
-    else:
-        asyncio.run_coroutine_threadsafe(_send_all(messages), _sender_loop()).result()
+        return
+    layer, clients = get_channel_layer(), _redis_clients()
+    pipelines = {}
+    for group, message in messages:
+        channel = group_channel(group)
+        index = _consistent_hash(channel, len(clients))
+        if index not in pipelines:
+            pipelines[index] = clients[index].pipeline(transaction=False)
+        pipelines[index].publish(channel, layer.serialize(message))
+    for pipeline in pipelines.values():
+        pipeline.execute()
+
+
+def group_channel(group: str) -> str:
+    """The pub/sub channel of ``group``, as channels_redis's pub/sub layer names it."""
+    prefix = settings.CHANNEL_LAYERS["default"]["CONFIG"].get("prefix", "asgi")
+    return f"{prefix}__group__{group}"
 
 
 async def _send_all(messages: list[tuple[str, dict]]) -> None:
@@ -37,11 +57,18 @@ async def _send_all(messages: list[tuple[str, dict]]) -> None:
         await layer.group_send(group, message)
 
 
-def _sender_loop() -> asyncio.AbstractEventLoop:
-    global _loop, _loop_pid
+def _redis_clients() -> list[redis.Redis]:
+    """One client (with its pool) per host of the channel layer, made once per process."""
+    global _clients
     with _lock:
-        if _loop is None or _loop_pid != os.getpid():
-            _loop, _loop_pid = asyncio.new_event_loop(), os.getpid()
-            thread = threading.Thread(target=_loop.run_forever, name="channel-layer", daemon=True)
-            thread.start()
-        return _loop
+        if _clients is None:
+            hosts = decode_hosts(settings.CHANNEL_LAYERS["default"]["CONFIG"].get("hosts"))
+            _clients = [_client(host) for host in hosts]
+        return _clients
+
+
+def _client(host: dict) -> redis.Redis:
+    host = dict(host)
+    if "address" in host:
+        return redis.Redis.from_url(host.pop("address"), **host)
+    return redis.Redis(**host)
