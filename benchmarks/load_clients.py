@@ -33,6 +33,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+import orjson
 import websockets
 
 SIMULTANEOUS = {"setup", "depots"}  # phases where several seats decide at once
@@ -142,7 +143,7 @@ class TableClient:
         actor = asyncio.create_task(self._act()) if self.human else None
         try:
             async for raw in self.ws:
-                message = json.loads(raw)
+                message = orjson.loads(raw)
                 self.greeted.set()
                 if message["type"] == "view":
                     await self._on_view(message)
@@ -160,7 +161,7 @@ class TableClient:
 
     async def _on_view(self, frame: dict) -> None:
         now, version, push = time.monotonic(), frame["version"], frame["log_start"] > 0
-        self.tally.frames += 1
+        self.tally.frames += self.window.inside(time.time())
         if not push and self.version is not None:
             self.tally.notes["full_sync_frame"] += 1
         pending = self.pending
@@ -362,8 +363,8 @@ async def bare_table(base_url: str, table: int, tally: Tally, window: Window) ->
 
     async def reader(index: int, ws) -> None:
         async for raw in ws:
-            seq = json.loads(raw)["version"]
-            tally.frames += 1
+            seq = orjson.loads(raw)["version"]
+            tally.frames += window.inside(time.time())
             if seq % 4 == index:
                 started, counted = sent.pop(seq)
                 if counted:

@@ -10,8 +10,10 @@ unreachable is logged, not raised. A client that missed one resyncs (its next pu
 fit its log, or it reconnects, or its ``ping`` shows a newer version).
 """
 
+import json
 import logging
 
+import orjson
 from redis.exceptions import RedisError
 
 from games import engine
@@ -47,6 +49,23 @@ def send_all(messages: list[tuple[str, dict]]) -> None:
         log.warning("%d push(es) to %s lost: %r", len(messages), messages[0][0], exc)
 
 
+def encode(frame: dict) -> str:
+    """A frame as the JSON text a socket sends (orjson: a seat's view with its legal actions
+    runs to 30 KB, and encoding it was the largest single cost of a push). Lazy translations
+    and other non-JSON values are sent as their text; what orjson cannot write (an integer
+    beyond 64 bits, echoed from a hostile frame: tests/reliability/fuzz.py) goes to json."""
+    try:
+        return orjson.dumps(frame, default=str, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(frame, default=str, separators=(",", ":"))
+
+
+def view_push(frame: dict) -> dict:
+    """The channel-layer message pushing a view: encoded once here, not in every consumer
+    (and cheap to pass through Redis as one string); the version lets a consumer order it."""
+    return {"type": "view.push", "version": frame["version"], "text": encode(frame)}
+
+
 def view_frame(state, version: int, seat, since: int = 0, *, running: bool = True) -> dict:
     """The frame a client gets: its view, the version it belongs to, and the log entries
     from index ``since`` (``log_start``). A full sync uses ``since=0``; a push after a move
@@ -77,9 +96,9 @@ def game_changed(
     messages = []
     for seat in range(state.n) if seats is None else seats:
         frame = view_frame(state, version, seat, since, running=running) | {"clock": clock}
-        messages.append((seat_group(table_id, seat), {"type": "frame", "frame": frame}))
+        messages.append((seat_group(table_id, seat), view_push(frame)))
     frame = view_frame(state, version, None, since) | {"clock": clock}
-    messages.append((public_group(table_id), {"type": "frame", "frame": frame}))
+    messages.append((public_group(table_id), view_push(frame)))
     send_all(messages)
 
 

@@ -8,7 +8,7 @@ Thin: parse a frame, call one service, answer. Client frames (JSON objects):
 
 A table socket sends its client views in version order, each version at most once: pushes
 come from whichever web process or worker made the move, so two moves' pushes can arrive
-swapped (see ``TableConsumer.frame``).
+swapped (see ``TableConsumer.view_push``).
 """
 
 import asyncio
@@ -116,7 +116,7 @@ class JsonFrameConsumer(AsyncWebsocketConsumer):
         raise NotImplementedError
 
     async def send_json(self, content: dict) -> None:
-        await self.send(text_data=json.dumps(content, separators=(",", ":")))
+        await self.send(text_data=broadcast.encode(content))
 
     async def send_error(self, code: str, message: str, **extra) -> None:
         await self.send_json({"type": "error", "code": code, "message": message, **extra})
@@ -141,7 +141,7 @@ class TableConsumer(JsonFrameConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.sent_version = -1  # the newest view version this client was sent
-        self.early: dict[int, dict] = {}  # pushed views waiting for the version before them
+        self.early: dict[int, str] = {}  # pushed views waiting for the version before them
         access = await self._access()
         if access is None:
             await self.close(code=4404)
@@ -240,34 +240,32 @@ class TableConsumer(JsonFrameConsumer):
     async def _send_sync(self) -> None:
         frame = await self._sync_frame()
         if frame is not None:
-            await self._send_view(frame)
+            await self._send_view(frame["version"], broadcast.encode(frame))
 
-    async def frame(self, event):
-        frame = event["frame"]
-        if frame["type"] != "view":
-            return await self.send_json(frame)
+    async def view_push(self, event):
         # Moves are made in order (one writer per table) but pushed after commit by whichever
         # process made them, so a push can overtake the one before it. Send views in order:
         # drop one the client already has, hold one that skips a version until the missing
         # one comes (then both, in order) or, after HOLD_SECONDS, send a full frame instead.
-        version = frame["version"]
+        version, text = event["version"], event["text"]
         if version <= self.sent_version:
             return
         if version > self.sent_version + 1:
             if not self.early:
                 asyncio.get_running_loop().call_later(HOLD_SECONDS, self._hold_expired)
-            self.early[version] = frame
+            self.early[version] = text
             return
-        await self._send_view(frame)
-        while (held := self.early.pop(self.sent_version + 1, None)) is not None:
-            await self._send_view(held)
+        await self._send_view(version, text)
+        while (following := self.sent_version + 1) in self.early:
+            await self._send_view(following, self.early.pop(following))
 
-    async def _send_view(self, frame: dict) -> None:
-        if frame["version"] < self.sent_version:
+    async def _send_view(self, version: int, text: str) -> None:
+        """Send a view (already encoded) unless the client has a newer one."""
+        if version < self.sent_version:
             return
-        self.sent_version = frame["version"]
-        self.early = {v: f for v, f in self.early.items() if v > self.sent_version}
-        await self.send_json(frame)
+        self.sent_version = version
+        self.early = {v: t for v, t in self.early.items() if v > version}
+        await self.send(text_data=text)
 
     def _hold_expired(self) -> None:
         # Handled in the consumer's own message loop, in turn with the pushes.

@@ -1,6 +1,7 @@
 """ttr_site.rows: the move's rows read and written without the ORM compiling each statement,
 but exactly as the ORM reads and writes them."""
 
+import orjson
 import pytest
 from django.db.models import signals
 from django.utils import timezone
@@ -85,3 +86,8 @@ def test_no_save_signal_listens_to_the_rows_written_without_save(model):
     for signal in (signals.pre_save, signals.post_save):
         assert not signal.has_listeners(model), (signal, model)
 
+
+def test_the_site_gives_the_engine_orjson_for_the_state():
+    from games.engine import serialization
+
+    assert serialization._loads is orjson.loads and serialization._dumps is not None

@@ -41,7 +41,7 @@ def _move_twice_unannounced(table, cast, monkeypatch) -> list[tuple[str, dict]]:
                                     action=engine.legal_actions(state, seat)[0])  # fmt: skip
     monkeypatch.undo()
     seat_group = broadcast.seat_group(table.pk, 0)
-    return [m for group, m in captured if group == seat_group and m["frame"]["type"] == "view"]
+    return [m for group, m in captured if group == seat_group and m["type"] == "view.push"]
 
 
 async def _drain(communicator) -> list[dict]:
