@@ -12,8 +12,9 @@ the same Redis (whose keys of this run are deleted at the end; Redis is never fl
 
 **Game run.** ``--tables`` tables are kept playing for the whole run (a finished game is
 replaced at once by a fresh table of the same users, opened through the REST API). Each table
-has ``--seats`` seats: ``--humans`` scripted humans (sockets) and bots for the rest (moved by
-the Celery worker after ``--bot-delay`` seconds); the other sockets of ``--clients-per-table``
+has ``--seats`` seats: ``--humans`` scripted humans (sockets) and bots for the rest (moved
+after ``--bot-delay`` seconds by the web process that made the move before, see
+``games/bot_turns.py``); the other sockets of ``--clients-per-table``
 are spectators. The default table is 4 seats = humans at seats 0 and 2, medium bots at
 seats 1 and 3, plus 2 spectators: 2 + 2 = 4 sockets per table, 800 for 200 tables. A human
 thinks ``--think`` seconds (uniform) before each decision: 1 to 2.5 s by default, a quick
@@ -130,7 +131,7 @@ def parse_args() -> argparse.Namespace:
     add("--humans", type=int, default=2, help="scripted human seats per table (default 2)")
     add("--duration", type=float, default=60, help="measured seconds (default 60)")
     add("--warmup", type=float, default=10, help="seconds before measuring (default 10)")
-    add("--web-workers", type=int, default=2, help="uvicorn worker processes (default 2)")
+    add("--web-workers", type=int, default=4, help="uvicorn workers (default 4: 2 per core)")
     add("--celery-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
     add("--celery-pool", default="prefork", help="Celery pool (default prefork, as deployed)")
     add("--celery-workers", type=int, default=1, help="Celery worker processes (default 1)")
@@ -495,7 +496,7 @@ def run_game(args, stack: Stack) -> dict:
 
 
 # A bot's turn, server side: the move before it committed -> the bot's move committed
-# (BOT_MOVE_DELAY, the Celery queue and the task itself).
+# (BOT_MOVE_DELAY, the wait for a thread of the web process, and the move itself).
 BOT_DELAY = """
 SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY d),
        percentile_cont(0.99) WITHIN GROUP (ORDER BY d)
