@@ -72,8 +72,8 @@ def view_frame(state, version: int, seat, since: int = 0, *, running: bool = Tru
     carries only the new entries, and a client whose log is not ``log_start`` long resyncs.
     ``legal`` lists the seat's legal actions (empty for spectators, waiting seats, and once
     the table is not ``running``: a game its organizer ended)."""
-    view = engine.view_for(state, seat)
-    log = view.pop("log")[since:]
+    view = engine.view_for(state, seat, log_since=since)
+    log = view.pop("log")
     legal = engine.legal_actions(state, seat) if seat is not None and running else []
     return {"type": "view", "version": version, "seat": seat, "view": view,
             "log_start": since, "log": log, "legal": legal}  # fmt: skip

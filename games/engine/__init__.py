@@ -21,8 +21,9 @@ Public API
     you need the old one). Key order and the order of ``tickets`` and ``warehouses`` lists
     do not matter.
 ``current_seats(state) -> list[int]`` / ``is_terminal(state) -> bool``
-``view_for(state, viewer) -> dict``
-    THE redaction (RULES.md 1.6); ``viewer``: a seat, ``None`` (spectator) or ``"all"``.
+``view_for(state, viewer, log_since=0) -> dict``
+    THE redaction (RULES.md 1.6); ``viewer``: a seat, ``None`` (spectator) or ``"all"``;
+    ``log`` holds the entries from index ``log_since`` (a push needs only the new ones).
     Keys: ``ruleset variant options seats phase turn first_seat current_seats players faceup
     deck_count discard_count ticket_deck_count last_round pending log`` (+ ``you`` for a
     seat, ``final`` when over). ``players[i]``: ``seat score trains_left stations_left

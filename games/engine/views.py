@@ -132,8 +132,10 @@ def _pending(state, viewer) -> dict | None:
     return None
 
 
-def view_for(state, viewer) -> dict:
-    """The game as ``viewer`` (seat, None for a spectator, or "all") may see it."""
+def view_for(state, viewer, log_since: int = 0) -> dict:
+    """The game as ``viewer`` (seat, None for a spectator, or "all") may see it, with the log
+    from entry ``log_since`` (redacting a whole log of hundreds of entries for every push,
+    to send the last one or two, was a seventh of a web process's CPU under load)."""
     check_viewer(state, viewer)
     from .actions import current_seats
 
@@ -157,7 +159,7 @@ def view_for(state, viewer) -> dict:
             "turns_left": state.turns_left if state.last_round >= 0 else None,
         },
         "pending": _pending(state, viewer),
-        "log": log_for(state, viewer),
+        "log": log_for(state, viewer, log_since),
     }
     if viewer == "all":
         for p in view["players"]:
