@@ -92,7 +92,7 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
         legal = engine.legal_actions(state, seat.position) if seat is not None else []
         if not legal:
             return False
-        view = engine.view_for(state, seat.position)
+        view = _bot_view(state, seat)
         seed = game.seed ^ (expected_version * 1_000_003 + seat.position)
         _apply(game, seats, seat, state, choose_action(seat.bot_level, view, legal, seed=seed))
     return True
@@ -268,8 +268,13 @@ def _timeout_action(state, seat: Seat) -> dict:
     if decline is not None and not seat.is_bot:
         return decline
     level = seat.bot_level or BotLevel.MEDIUM
-    view = engine.view_for(state, seat.position)
-    return choose_action(level, view, legal, seed=state.seed ^ len(state.log))
+    return choose_action(level, _bot_view(state, seat), legal, seed=state.seed ^ len(state.log))
+
+
+def _bot_view(state, seat: Seat) -> dict:
+    """The seat's view for a bot's choice, without the log: no bot reads it, and redacting a
+    log of hundreds of entries was the largest part of a bot's move."""
+    return engine.view_for(state, seat.position, log_since=len(state.log))
 
 
 def _apply(
