@@ -24,6 +24,7 @@ from channels.layers import get_channel_layer
 from channels_redis.utils import _consistent_hash, decode_hosts
 from django.conf import settings
 
+PUBLISH_TIMEOUT = 5  # seconds
 _lock = threading.Lock()
 _clients: list[redis.Redis] | None = None
 
@@ -68,7 +69,10 @@ def _redis_clients() -> list[redis.Redis]:
 
 
 def _client(host: dict) -> redis.Redis:
-    host = dict(host)
+    # A push is sent after its move has committed, from the thread that made it: a Redis that
+    # stops answering must cost that thread seconds, not hang it (the push is logged as lost
+    # and the client resyncs).
+    host = {"socket_timeout": PUBLISH_TIMEOUT, "socket_connect_timeout": PUBLISH_TIMEOUT, **host}
     if "address" in host:
         return redis.Redis.from_url(host.pop("address"), **host)
     return redis.Redis(**host)
