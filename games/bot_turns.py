@@ -18,7 +18,7 @@ import asyncio
 import logging
 import os
 
-from asgiref.sync import SyncToAsync
+from asgiref.sync import SyncToAsync, sync_to_async
 from channels.db import database_sync_to_async
 
 log = logging.getLogger(__name__)
@@ -73,7 +73,7 @@ async def _play(game_id: int, version: int) -> None:
         # The database or Redis went away mid-move: nothing was committed. Celery retries
         # with backoff (and the sweep is behind it).
         log.warning("bot move for game %s v%s failed here; queued", game_id, version, exc_info=1)
-        await database_sync_to_async(_queue, thread_sensitive=False)([(game_id, version)])
+        await sync_to_async(_queue, thread_sensitive=False)([(game_id, version)])
 
 
 def _queue(moves: list[tuple[int, int]]) -> None:
@@ -93,7 +93,7 @@ async def hand_over() -> int:
     for key in moves:
         _waiting.pop(key).cancel()
     if moves:
-        await database_sync_to_async(_queue, thread_sensitive=False)(moves)
+        await sync_to_async(_queue, thread_sensitive=False)(moves)  # the broker, no database
     return len(moves)
 
 
