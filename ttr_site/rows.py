@@ -8,12 +8,42 @@ model from ``_meta`` (columns, table, quoting: nothing is written out by hand), 
 save instances as the ORM does: ``from_db`` with the fields' converters, and ``pre_save`` and
 ``get_db_prep_save`` for values (``auto_now``, JSON). Model ``save`` signals are not sent;
 use this only for models that have no receivers (tests/games/test_rows.py checks that).
+
+On PostgreSQL these statements bind their parameters on the server (``cursor``): the rest of
+the site keeps Django's default client-side binding, which quotes every value into the SQL
+text in Python, and a game's state runs to tens of kilobytes.
 """
 
+from contextlib import contextmanager
 from functools import cache
 
 from django.db import connections, router
 from django.db.models import Model
+
+
+@contextmanager
+def cursor(connection):
+    """A Django cursor of ``connection`` whose parameters are sent apart from the SQL.
+
+    Django's wrapper is kept (error translation, health checks, query logging); only the
+    psycopg cursor class under it changes, for this cursor (the connection belongs to this
+    thread). Other backends get their usual cursor."""
+    if connection.vendor != "postgresql":
+        with connection.cursor() as wrapped:
+            yield wrapped
+        return
+    from django.db.backends.postgresql.base import ServerBindingCursor
+
+    connection.ensure_connection()
+    raw = connection.connection
+    usual = raw.cursor_factory
+    raw.cursor_factory = ServerBindingCursor
+    try:
+        wrapped = connection.cursor()
+    finally:
+        raw.cursor_factory = usual
+    with wrapped:
+        yield wrapped
 
 
 class Columns:
@@ -59,9 +89,9 @@ class Columns:
         connection = connections[self.alias]
         fields = [f for f in self.fields if not f.primary_key]
         values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(self._insert_sql(tuple(f.column for f in fields)), values)
-            instance.pk = cursor.fetchone()[0]
+        with cursor(connection) as server_bound:
+            server_bound.execute(self._insert_sql(tuple(f.column for f in fields)), values)
+            instance.pk = server_bound.fetchone()[0]
         instance._state.adding, instance._state.db = False, self.alias
 
     def update(self, instance: Model, names: tuple[str, ...]) -> None:
@@ -69,8 +99,8 @@ class Columns:
         connection = connections[self.alias]
         fields = [self.model._meta.get_field(name) for name in names]
         values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-        with connection.cursor() as cursor:
-            cursor.execute(
+        with cursor(connection) as server_bound:
+            server_bound.execute(
                 self._update_sql(tuple(f.column for f in fields)), [*values, instance.pk]
             )
 

@@ -8,6 +8,8 @@ move. Timeouts are data: the deadline on the game row, resolved by ``tasks.sweep
 """
 
 import logging
+import threading
+from collections import OrderedDict
 from functools import cache
 
 from django.conf import settings
@@ -27,6 +29,49 @@ from ttr_site import rows
 log = logging.getLogger(__name__)
 BROKER_ERRORS = (BrokerUnreachable, RedisError, OSError)
 MOVE_FIELDS = ("state", "version", "deadline", "turn_started_at", "updated_at")
+
+
+class ParsedStates:
+    """Game states this process stored, kept parsed for the game's next move here.
+
+    Parsing a state was about 6% of a web process's CPU under ``benchmarks/load.py``, and the
+    next move of a game is often made by the process that stored the one before (a bot's
+    always: ``games.bot_turns``). An entry is the stored text and the state it was written
+    from; it is used only when the row read under the lock holds exactly that text
+    (``to_json``/``from_json`` round-trip exactly, so the state is the one parsing would give)
+    and taken out when used, so no two moves ever share a state object.
+    """
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._entries: OrderedDict[tuple[int, int], tuple[str, object]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def take(self, game: Game):
+        """The state of the locked ``game`` row: the kept one if it is that row's, else parsed."""
+        with self._lock:
+            entry = self._entries.pop((game.pk, game.version), None)
+        if entry is not None and entry[0] == game.state:
+            self.hits += 1
+            return entry[1]
+        self.misses += 1
+        return engine.from_json(game.state)
+
+    def keep(self, game: Game, state) -> None:
+        """Keep ``state``, the one ``game.state`` was written from, for the next move.
+        Call once nothing else reads or changes ``state`` (after its pushes)."""
+        with self._lock:
+            self._entries[(game.pk, game.version)] = (game.state, state)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+parsed_states = ParsedStates()
 
 
 def game_submit_action(
@@ -49,7 +94,7 @@ def game_submit_action(
             raise GameError("stale_version")
         seats = _seats(game.table)
         seat = _acting_seat(seats, user, bot_seat)
-        state = engine.from_json(game.state)
+        state = parsed_states.take(game)
         if _flagged(game, seat, state):
             # The sweep resolves the timeout within a second; a move sent in that second is
             # too late, as it would be had the sweep already run.
@@ -87,7 +132,7 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
         if game.version != expected_version or game.table.status != Table.Status.PLAYING:
             return False  # overtaken: a later version has its own bot task
         seats = _seats(game.table)
-        state = engine.from_json(game.state)
+        state = parsed_states.take(game)
         seat = next((seats[p] for p in engine.current_seats(state) if seats[p].is_bot), None)
         legal = engine.legal_actions(state, seat.position) if seat is not None else []
         if not legal:
@@ -121,7 +166,7 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
         ):
             return False
         seats = _seats(game.table)
-        state = engine.from_json(game.state)
+        state = parsed_states.take(game)
         deciding = [seats[p] for p in engine.current_seats(state)]
         overdue = [seat for seat in deciding if _past_deadline(game, seat, now)]
         for seat in overdue:
@@ -205,7 +250,7 @@ def _locked_game(game_id: int) -> Game:
     """The game row, locked, with its table (ttr_site.rows: a move's statements are not
     compiled per call)."""
     games, tables = rows.columns(Game), rows.columns(Table)
-    with connection.cursor() as cursor:
+    with rows.cursor(connection) as cursor:
         cursor.execute(_locked_game_sql(), [game_id])
         row = cursor.fetchone()
     if row is None:
@@ -230,7 +275,7 @@ def _locked_game_sql() -> str:
 def _seats(table: Table) -> dict[int, Seat]:
     """The table's seats by position (each knows its table; a seat's user loads on use)."""
     seats = rows.columns(Seat)
-    with connection.cursor() as cursor:
+    with rows.cursor(connection) as cursor:
         cursor.execute(_seats_sql(), [table.pk])
         found = [seats.load(row) for row in cursor.fetchall()]
     for seat in found:
@@ -388,6 +433,8 @@ def _after_commit(game, table, seats, version, state, since) -> None:
         _announce(game, table, seats, version, state, since)
     except BROKER_ERRORS as exc:
         log.warning("could not queue the tasks of game %s v%s: %r", game.pk, version, exc)
+    if version == game.version and not engine.is_terminal(state):
+        parsed_states.keep(game, state)  # the pushes are done with it
 
 
 def _announce(game, table, seats, version, state, since) -> None:

@@ -91,3 +91,20 @@ def test_the_site_gives_the_engine_orjson_for_the_state():
     from games.engine import serialization
 
     assert serialization._loads is orjson.loads and serialization._dumps is not None
+
+
+def test_on_postgresql_the_rows_bind_their_values_on_the_server():
+    """The move's statements send a state of tens of kilobytes as a parameter, not quoted
+    into the SQL; the connection's other cursors keep Django's client-side binding."""
+    from django.db import connection
+
+    with rows.cursor(connection) as cursor:
+        cursor.execute("SELECT CAST(%s AS TEXT)", ["it's a 'quoted' value; --"])
+        assert cursor.fetchone()[0] == "it's a 'quoted' value; --"
+        bound_on_server = type(cursor.cursor).__name__ == "ServerBindingCursor"
+    with connection.cursor() as usual:
+        client_side = type(usual.cursor).__name__ == "Cursor"
+    if connection.vendor == "postgresql":
+        assert bound_on_server and client_side
+    else:
+        assert not bound_on_server
