@@ -131,7 +131,8 @@ def parse_args() -> argparse.Namespace:
     add("--humans", type=int, default=2, help="scripted human seats per table (default 2)")
     add("--duration", type=float, default=60, help="measured seconds (default 60)")
     add("--warmup", type=float, default=10, help="seconds before measuring (default 10)")
-    add("--web-workers", type=int, default=4, help="uvicorn workers (default 4: 2 per core)")
+    add("--web-workers", type=int, default=8, help="uvicorn workers (default 8: 4 per core)")
+    add("--ws-compression", action="store_true", help="permessage-deflate on (off, as deployed)")
     add("--celery-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
     add("--celery-pool", default="prefork", help="Celery pool (default prefork, as deployed)")
     add("--celery-workers", type=int, default=1, help="Celery worker processes (default 1)")
@@ -256,6 +257,8 @@ class Stack:
                 "--workers",
                 str(self.args.web_workers),
                 "--no-access-log",
+                "--ws-per-message-deflate",
+                "true" if self.args.ws_compression else "false",
             ],
         )
 

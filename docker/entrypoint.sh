@@ -5,10 +5,14 @@ role="${1:-web}"
 case "$role" in
   web)
     python manage.py migrate --noinput
-    # Two web processes per core: each has one GIL, and bot moves run in the web processes
-    # (games/bot_turns.py). Measured with benchmarks/load.py on 2 cores: 4 beat 2.
+    # Four web processes per core, each with few threads (ttr_site/pools.py): a process's event
+    # loop waits for the GIL behind its busy threads, so latency grows with threads per process
+    # (benchmarks/load.py on 2 cores: 8 processes beat 4, which beat 2). No permessage-deflate:
+    # a frame is 2-12 KB of JSON, and compressing it for every socket (zlib gives up the GIL
+    # each time) cost more latency than the bytes it saves (README, "Load").
     exec uvicorn ttr_site.asgi:application --host 0.0.0.0 --port "${PORT:-8000}" \
-      --workers "${WEB_CONCURRENCY:-$(( $(nproc) * 2 ))}" --proxy-headers --forwarded-allow-ips='*' --no-access-log
+      --workers "${WEB_CONCURRENCY:-$(( $(nproc) * 4 ))}" --ws-per-message-deflate "${WS_COMPRESSION:-false}" \
+      --proxy-headers --forwarded-allow-ips='*' --no-access-log
     ;;
   worker)
     exec celery -A ttr_site worker --loglevel=INFO --concurrency="${WORKER_CONCURRENCY:-4}"

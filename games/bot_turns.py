@@ -17,9 +17,13 @@ after another, does nothing: ``game_bot_move`` checks the version under the row 
 import asyncio
 import logging
 import os
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync, sync_to_async
 from channels.db import database_sync_to_async
+from django.conf import settings
+
+from ttr_site import pools
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +70,7 @@ async def _play(game_id: int, version: int) -> None:
     try:
         # Not thread_sensitive: like a player's move, a bot's waits on the database for most
         # of its time and must not hold up the other sockets of this process.
-        await database_sync_to_async(game_bot_move, thread_sensitive=False)(
+        await database_sync_to_async(game_bot_move, thread_sensitive=False, executor=_pool())(
             game_id=game_id, expected_version=version
         )
     except Exception:
@@ -74,6 +78,14 @@ async def _play(game_id: int, version: int) -> None:
         # with backoff (and the sweep is behind it).
         log.warning("bot move for game %s v%s failed here; queued", game_id, version, exc_info=1)
         await sync_to_async(_queue, thread_sensitive=False)([(game_id, version)])
+
+
+def _pool() -> ThreadPoolExecutor:
+    """This process's threads for bot moves: not those of the players' own moves
+    (``games.consumers``), where under load a player's move queued behind the bots', while a
+    player waits for the answer to their own click and a bot's turn is a wait anyway
+    (``BOT_MOVE_DELAY``)."""
+    return pools.pool("bot-move", settings.BOT_MOVE_THREADS)
 
 
 def _queue(moves: list[tuple[int, int]]) -> None:

@@ -33,6 +33,7 @@ from games.reasons import reason_message
 from ttr_site.i18n import scope_language
 from ttr_site.outages import MESSAGES as OUTAGE_MESSAGES
 from ttr_site.outages import service_down
+from ttr_site.pools import pool
 from ttr_site.ratelimit import rate_limit_hit
 
 log = logging.getLogger(__name__)
@@ -225,7 +226,10 @@ class TableConsumer(JsonFrameConsumer):
             # Not thread_sensitive: a move waits on PostgreSQL and Redis for most of its time,
             # and on the one shared database thread every socket of this process would wait
             # behind it. Moves of one table still go one at a time (the game row lock).
-            await database_sync_to_async(_submit_limited, thread_sensitive=False)(
+            submit = database_sync_to_async(
+                _submit_limited, thread_sensitive=False, executor=_move_threads()
+            )
+            await submit(
                 game_id=game_id,
                 user=self.user,
                 action=content.get("action"),
@@ -319,6 +323,12 @@ class TableConsumer(JsonFrameConsumer):
 
 def _game_id_of(table_id: int) -> int | None:
     return Game.objects.filter(table_id=table_id).values_list("id", flat=True).first()
+
+
+def _move_threads():
+    """This process's threads for the players' moves (not the loop's default executor, which
+    every other ``sync_to_async`` shares): see ``ttr_site.pools``."""
+    return pool("move", settings.MOVE_THREADS)
 
 
 def _submit_limited(*, user, **action) -> None:

@@ -76,6 +76,17 @@ def pytest_runtest_setup(item):
         pytest.skip(f"needs {name}: {reason}")
 
 
+@pytest.fixture(autouse=True)
+def no_move_threads_left():
+    """The web process's move threads (ttr_site.pools) live as long as the process and keep
+    their database connections; a test that used them stops them, so that no connection to
+    the test database outlives the test."""
+    yield
+    from ttr_site import pools
+
+    pools.shutdown()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def cache_namespace_of_this_run():
     """With Redis, this run keys its cache under a prefix of its own. Redis outlives a run, and

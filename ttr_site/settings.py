@@ -189,6 +189,11 @@ else:
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", default=0.8)
 # A bot that has not moved after this long is moved by the deadline sweep (lost task).
 BOT_STALL_SECONDS = env_float("BOT_STALL_SECONDS", default=30.0)
+# Threads of a web process for the players' moves (games.consumers) and, apart from them, for
+# bot moves (games.bot_turns): a bot's move waits behind other bots, never in front of a
+# player. Few threads and more processes (WEB_CONCURRENCY): see ttr_site/pools.py.
+MOVE_THREADS = env_int("MOVE_THREADS", default=4)
+BOT_MOVE_THREADS = env_int("BOT_MOVE_THREADS", default=2)
 # Timeouts in a row after which a seat is handed to a bot for the rest of the game.
 TIMEOUTS_BEFORE_ABANDON = env_int("TIMEOUTS_BEFORE_ABANDON", default=3)
 

@@ -38,6 +38,7 @@ class Command(BaseCommand):
                 port=port,
                 workers=workers,
                 lifespan="off",
+                ws_per_message_deflate=False,  # as docker/entrypoint.sh: see there
                 log_level="info",
             )
         finally:
