@@ -9,7 +9,7 @@ case "$role" in
     # loop waits for the GIL behind its busy threads, so latency grows with threads per process
     # (benchmarks/load.py on 2 cores: 8 processes beat 4, which beat 2). No permessage-deflate:
     # a frame is 2-12 KB of JSON, and compressing it for every socket (zlib gives up the GIL
-    # each time) cost more latency than the bytes it saves (README, "Load").
+    # each time) cost more latency than the bytes it saves (README, "Benchmarks").
     exec uvicorn ttr_site.asgi:application --host 0.0.0.0 --port "${PORT:-8000}" \
       --workers "${WEB_CONCURRENCY:-$(( $(nproc) * 4 ))}" --ws-per-message-deflate "${WS_COMPRESSION:-false}" \
       --proxy-headers --forwarded-allow-ips='*' --no-access-log
