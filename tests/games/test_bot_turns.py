@@ -11,9 +11,9 @@ from channels.db import database_sync_to_async
 from django.conf import settings as django_settings
 from django.db import connection
 
-from games import bot_turns, engine, services
-from games.engine.bots import choose_action
+from games import bot_turns, services
 from games.models import Game
+from tests.games.moving import player_moves
 from ttr_site.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -38,16 +38,6 @@ def game(cast):
     return Game.objects.get(table=table)
 
 
-def _alice_keeps_her_tickets(game, alice) -> None:
-    game.refresh_from_db()
-    state = engine.from_json(game.state)
-    legal = engine.legal_actions(state, 0)
-    action = choose_action("easy", engine.view_for(state, 0), legal, seed=1)
-    services.game_submit_action(
-        game_id=game.pk, action=action, expected_version=game.version, user=alice
-    )
-
-
 def _version(game_id: int) -> int:
     return Game.objects.get(pk=game_id).version
 
@@ -62,7 +52,7 @@ def test_the_web_process_that_made_a_move_plays_the_bot_after_the_delay(game, ca
 
     async def scenario():
         # A player's move, made in a thread of this event loop as a socket or view makes it.
-        await database_sync_to_async(_alice_keeps_her_tickets)(game, cast["alice"])
+        await database_sync_to_async(player_moves)(game, cast["alice"])  # keeps tickets
         after_alice = await database_sync_to_async(_version)(game.pk)
         started = time.monotonic()
         await asyncio.sleep(0.1)
@@ -85,7 +75,7 @@ def test_a_graceful_shutdown_hands_the_waiting_bot_moves_to_celery(game, cast, s
         connection.SimpleQueue(queue, no_ack=True).clear()
 
     async def scenario():
-        await database_sync_to_async(_alice_keeps_her_tickets)(game, cast["alice"])
+        await database_sync_to_async(player_moves)(game, cast["alice"])  # keeps tickets
         await asyncio.sleep(0.05)  # the scheduling reaches the loop
         assert len(bot_turns._waiting) == 1
         messages = []

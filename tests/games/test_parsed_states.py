@@ -4,9 +4,9 @@ game's next move; a kept state is used only for exactly the row it was written t
 import pytest
 
 from games import engine, services
-from games.engine.bots import choose_action
 from games.models import Game, GameEvent
 from games.services.moves import parsed_states
+from tests.games.moving import player_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -19,16 +19,6 @@ def game(cast):
     return Game.objects.get(table=table)
 
 
-def _alice_moves(game, alice) -> None:
-    game.refresh_from_db()
-    state = engine.from_json(game.state)
-    legal = engine.legal_actions(state, 0)
-    action = choose_action("medium", engine.view_for(state, 0), legal, seed=game.version)
-    services.game_submit_action(
-        game_id=game.pk, action=action, expected_version=game.version, user=alice
-    )
-
-
 def _play(game, alice, moves: int, capture) -> None:
     """Alice and the bot move in turn; each move's after-commit work runs (and keeps)."""
     for _ in range(moves):
@@ -38,7 +28,7 @@ def _play(game, alice, moves: int, capture) -> None:
             if 1 in engine.current_seats(state):
                 services.game_bot_move(game_id=game.pk, expected_version=game.version)
             else:
-                _alice_moves(game, alice)
+                player_moves(game, alice, level="medium", seed=game.version)
 
 
 def test_moves_use_the_kept_state_and_store_what_replaying_gives(
