@@ -15,6 +15,7 @@ django_asgi_app = get_asgi_application()
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
 
 from games.bot_turns import lifespan  # noqa: E402
+from ttr_site import collector  # noqa: E402
 from ttr_site.accounts.socket_auth import TokenOrSessionMiddleware  # noqa: E402
 from ttr_site.routing import websocket_urlpatterns  # noqa: E402
 
@@ -26,3 +27,6 @@ application = ProtocolTypeRouter(
         "lifespan": lifespan,
     }
 )
+
+# Everything the process keeps is loaded now: out of the collector's way (ttr_site/collector.py).
+collector.settle()

@@ -7,7 +7,7 @@ processes over Redis; embedded mode runs both inside the web process (``ttr_site
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ttr_site.settings")
 
@@ -26,3 +26,11 @@ def close_old_connections(task=None, **kwargs) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+@worker_process_init.connect
+def settle_collector(**kwargs) -> None:
+    """A worker process has loaded the tasks and Django: see ``ttr_site/collector.py``."""
+    from ttr_site import collector
+
+    collector.settle()
