@@ -71,6 +71,7 @@ sys.path.insert(0, str(ROOT))
 import psycopg  # noqa: E402
 
 from benchmarks import load_clients as clients  # noqa: E402
+from ttr_site import collector  # noqa: E402
 
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -514,13 +515,24 @@ def _json(text: str):
 
 
 def _game_shard(plan, window, ready, queue) -> None:
-    tally = _run_loop(clients.run_game_shard(plan, window, ready.set))
+    tally = _run_loop(clients.run_game_shard(plan, window, _connected(ready)))
     queue.put(tally)
 
 
 def _bare_shard(work, window, ready, queue) -> None:
     base_url, tables = work
-    queue.put(_run_loop(clients.run_bare_shard(base_url, tables, window, ready.set)))
+    queue.put(_run_loop(clients.run_bare_shard(base_url, tables, window, _connected(ready))))
+
+
+def _connected(ready):
+    def all_connected() -> None:
+        # The sockets and their clients live for the whole run: out of the way of the
+        # collector, as in the web processes (ttr_site/collector.py), so that the load
+        # generator spends its CPU on the frames, not on walking the clients it keeps.
+        collector.settle()
+        ready.set()
+
+    return all_connected
 
 
 def _run_loop(coroutine):
