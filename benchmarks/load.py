@@ -107,7 +107,7 @@ def main() -> int:
         return 2
     signal.signal(signal.SIGTERM, _raise_interrupt)
     stack = Stack(args, database_url, redis_url)
-    results = {}
+    results = {"speed": [machine_speed()]}
     try:
         if args.only in (None, "game"):
             stack.create_database()
@@ -116,6 +116,7 @@ def main() -> int:
             results["bare"] = run_bare(args, stack)
     finally:
         stack.destroy()
+    results["speed"].append(machine_speed())
     report(args, results)
     failed = "game" in results and not results["game"]["passed"]
     return 1 if failed else 0
@@ -729,6 +730,11 @@ def report(args, results: dict) -> None:
         f"+ beat, {args.load_processes} load "
         f"process(es); {args.warmup:.0f} s warm-up, {args.duration:.0f} s measured"
     )
+    before, after = results["speed"]
+    print(
+        f"machine speed (a fixed pure-Python loop, ms, lower is faster): {before:.0f} before "
+        f"the run, {after:.0f} after"
+    )
     print()
     rows = [
         ("moves/s", "moves_per_s", "{:.1f}"),
@@ -779,9 +785,26 @@ def report(args, results: dict) -> None:
     for kind in kinds:
         cells = [f"{r['cpu'][kind]:.0f}" if r and kind in r["cpu"] else "-" for r in (game, bare)]
         print(f"{kind:30} {cells[0]:>12} {cells[1]:>12}")
+    if game and game["moves_per_s"]:
+        web = game["cpu"]["web (uvicorn workers)"] * 10 / game["moves_per_s"]
+        print(f"{'web CPU per move, ms':30} {web:>12.2f}")
     if game:
         verdict = "PASS" if game["passed"] else "FAIL"
         print(f"\nrequired: >= 150 moves/s, p99 < 250 ms, no error, no lost move: {verdict}")
+
+
+def machine_speed() -> float:
+    """Milliseconds for a fixed pure-Python loop, the best of three: how fast this machine's
+    CPU is just now. On a shared virtual machine it varies by half between minutes, and every
+    figure of the run with it."""
+    best = math.inf
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i * i % 7
+        best = min(best, time.perf_counter() - started)
+    return best * 1000
 
 
 def _cpu_model() -> str:
