@@ -21,9 +21,10 @@ Public API
     you need the old one). Key order and the order of ``tickets`` and ``warehouses`` lists
     do not matter.
 ``current_seats(state) -> list[int]`` / ``is_terminal(state) -> bool``
-``view_for(state, viewer, log_since=0) -> dict``
+``view_for(state, viewer, log_since=None) -> dict``
     THE redaction (RULES.md 1.6); ``viewer``: a seat, ``None`` (spectator) or ``"all"``;
-    ``log`` holds the entries from index ``log_since`` (a push needs only the new ones).
+    ``log`` holds the entries from index ``log_since`` (a push needs only the new ones;
+    ``None``: all the state holds, which is the whole log unless it was detached).
     Keys: ``ruleset variant options seats phase turn first_seat current_seats players faceup
     deck_count discard_count ticket_deck_count last_round pending log`` (+ ``you`` for a
     seat, ``final`` when over). ``players[i]``: ``seat score trains_left stations_left
@@ -42,8 +43,8 @@ Public API
     "keep_tickets", "seat", "count"}``, ``{"type": "second_draw", "seat"}``, ``{"type":
     "initial_tickets", "seats"}``, ``{"type": "initial_depots", "seat", "order"}`` (seats
     still to place, in order). ``last_round``: ``{"active", "triggered_by", "turns_left"}``.
-``log_for(state, viewer, since=0) -> list[dict]``
-    Log entries from index ``since``, redacted by the same code as ``view_for``.
+``log_for(state, viewer, since=None) -> list[dict]``
+    Log entries from index ``since`` (``None``: all held), redacted as in ``view_for``.
 ``final_result(state) -> dict``
     Once terminal: ``{"reason": "last_round"|"all_passed", "players": [...]}``, players in
     seat order with ``seat score rank route_points tickets ticket_points completed_tickets
@@ -55,6 +56,16 @@ Public API
     then completed tickets).
 ``to_json(state) -> str`` / ``from_json(s) -> state``
     Exact, deterministic round trip. Same seed + same actions => identical ``to_json``.
+``detach_log(state) -> list`` / ``attach_log(state, earlier) -> state`` / ``log_length(state)``
+    A state holds its log from entry ``state.log_base`` (0: all of it). ``detach_log`` takes
+    the held entries out (raw, secrets included) and returns them; the state numbers new
+    entries on from there, so a host can store each move's entries beside the state and
+    keep the stored state small (a move's cost then does not grow with the game's length).
+    ``attach_log`` puts back entries 0..log_base-1 (``ValueError`` if they are not exactly
+    those); ``log_for``/``view_for`` need the entries from a given ``since`` held
+    (``IllegalAction`` otherwise). ``log_length``: entries made so far (the next ``seq``).
+``redact_entries(entries, viewer) -> list``
+    Raw log entries (detached ones too) as ``viewer`` may see them: ``log_for``'s redaction.
 ``board(ruleset) -> dict``
     ``cities`` (``name display_name lat lon big_city tourist_attraction``), ``routes``
     (``id a b length color tunnel ferry_locomotives double_group``), ``tickets`` (``id a b
@@ -173,7 +184,8 @@ from .rulesets import RULESETS, VARIANTS
 from .rulesets.europe import COLORS
 from .serialization import from_json, to_json
 from .setup import new_game
-from .views import log_for, view_for
+from .state import attach_log, detach_log, log_length
+from .views import log_for, redact_entries, view_for
 
 
 def is_terminal(state) -> bool:
@@ -213,14 +225,18 @@ __all__ = [
     "IllegalAction",
     "InvalidSetup",
     "apply_action",
+    "attach_log",
     "board",
     "current_seats",
+    "detach_log",
     "final_result",
     "from_json",
     "is_terminal",
     "legal_actions",
     "log_for",
+    "log_length",
     "new_game",
+    "redact_entries",
     "replay",
     "to_json",
     "view_for",

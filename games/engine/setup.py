@@ -86,6 +86,7 @@ def _blank(ruleset, variant, seats, seed, options) -> GameState:
         "turns_left": 0,
         "passes": 0,
         "log": [],
+        "log_base": 0,
         "final": None,
     }
     for name, value in values.items():

@@ -28,7 +28,10 @@ Terms:
   ``warehouses`` each seat's warehouse cards (card indexes, in the order they went in).
   Without the option: no depots, empty warehouses.
 - *log*: append-only list of entries ``{"seq", "seat", "type", ...public, "secret": {...}}``;
-  ``secret`` holds facts only ``seat`` may see (see ``views``).
+  ``secret`` holds facts only ``seat`` may see (see ``views``). *log_base*: the ``seq`` of
+  ``log[0]``: a host may take the entries out of the state it stores (``detach_log``: a
+  move's cost then does not grow with the game's length) and put them back for a whole view
+  (``attach_log``); 0 while the state holds its whole log.
 """
 
 from __future__ import annotations
@@ -75,10 +78,12 @@ FIELDS = (
     "turns_left",
     "passes",
     "log",
+    "log_base",
     "final",
 )
 
-STATE_VERSION = 2  # 2: Warehouses & Depots fields (a version-1 state is upgraded on load)
+# 2: Warehouses & Depots fields; 3: log_base (older states are upgraded on load)
+STATE_VERSION = 3
 
 
 class GameState:
@@ -120,6 +125,8 @@ class GameState:
     def from_dict(cls, data: dict) -> GameState:
         if data.get("version") == 1:
             data = _upgrade_v1(data)
+        if data.get("version") == 2:
+            data = dict(data, version=3, log_base=0)
         state = cls()
         for name in FIELDS:
             setattr(state, name, data[name])
@@ -128,15 +135,41 @@ class GameState:
     # small helpers used by several rule modules
     def log_event(self, seat: int | None, kind: str, secret: dict | None = None, **public):
         """Append a log entry (public facts as keywords, private ones in ``secret``)."""
-        entry = {"seq": len(self.log), "seat": seat, "type": kind, **public}
+        entry = {"seq": self.log_base + len(self.log), "seat": seat, "type": kind, **public}
         if secret is not None:
             entry["secret"] = secret
         self.log.append(entry)
 
 
+def log_length(state: GameState) -> int:
+    """How many log entries the game has made (held or not): the next entry's ``seq``."""
+    return state.log_base + len(state.log)
+
+
+def detach_log(state: GameState) -> list:
+    """Take the entries the state holds out of it (raw, secrets included) and return them;
+    the state goes on numbering from where they ended."""
+    entries = state.log
+    state.log_base += len(entries)
+    state.log = []
+    return entries
+
+
+def attach_log(state: GameState, earlier: list) -> GameState:
+    """Put back the entries before ``log_base`` (``earlier``: seq 0 onwards, as detached), so
+    the state holds its whole log again. Raises ``ValueError`` if they are not exactly those."""
+    if len(earlier) != state.log_base or any(
+        type(e) is not dict or e.get("seq") != i for i, e in enumerate(earlier)
+    ):
+        raise ValueError(f"not the {state.log_base} log entries this state needs")
+    state.log = [*earlier, *state.log]
+    state.log_base = 0
+    return state
+
+
 def _upgrade_v1(data: dict) -> dict:
     """A version-1 state (before Warehouses & Depots) in the version-2 form."""
-    data = dict(data, version=STATE_VERSION)
+    data = dict(data, version=2)
     n = data["n"]
     data["depot_at"] = [-1] * len(data["station_at"])
     data["depots_of"] = [[] for _ in range(n)]

@@ -53,12 +53,26 @@ def redact_entry(entry: dict, viewer) -> dict:
     return out
 
 
-def log_for(state, viewer, since: int = 0) -> list:
-    """Log entries from index ``since`` redacted for ``viewer``."""
+def redact_entries(entries: list, viewer) -> list:
+    """Raw log entries (a state's, or ones a host detached and stored) as ``viewer`` may see
+    them (``viewer`` as for ``view_for``; the caller vouches that it is a seat of the game)."""
+    return [redact_entry(e, viewer) for e in entries]
+
+
+def log_for(state, viewer, since: int | None = None) -> list:
+    """Log entries from index ``since`` redacted for ``viewer`` (``None``: all the state
+    holds, from ``log_base``). The state must hold them: ``since`` may not be below
+    ``log_base`` (``attach_log`` puts detached entries back)."""
     check_viewer(state, viewer)
+    if since is None:
+        since = state.log_base
     if type(since) is not int or since < 0:
         raise IllegalAction("malformed_action", detail="'since' must be a non-negative int")
-    return [redact_entry(e, viewer) for e in state.log[since:]]
+    if since < state.log_base:
+        raise IllegalAction(
+            "malformed_action", detail=f"'since' is before entry {state.log_base}, detached"
+        )
+    return redact_entries(state.log[since - state.log_base :], viewer)
 
 
 def _tickets_view(state, seat: int, indexes) -> list:
@@ -132,10 +146,11 @@ def _pending(state, viewer) -> dict | None:
     return None
 
 
-def view_for(state, viewer, log_since: int = 0) -> dict:
+def view_for(state, viewer, log_since: int | None = None) -> dict:
     """The game as ``viewer`` (seat, None for a spectator, or "all") may see it, with the log
-    from entry ``log_since`` (redacting a whole log of hundreds of entries for every push,
-    to send the last one or two, was a seventh of a web process's CPU under load)."""
+    from entry ``log_since`` (``None``: all the state holds; redacting a whole log of
+    hundreds of entries for every push, to send the last one or two, was a seventh of a web
+    process's CPU under load)."""
     check_viewer(state, viewer)
     from .actions import current_seats
 
@@ -175,4 +190,4 @@ def view_for(state, viewer, log_since: int = 0) -> dict:
     return view
 
 
-__all__ = ["log_for", "may_see", "redact_entry", "ticket_ids", "view_for"]
+__all__ = ["log_for", "may_see", "redact_entries", "redact_entry", "ticket_ids", "view_for"]

@@ -500,9 +500,9 @@ def test_round_trip_and_replay_with_warehouses():
 def test_a_version_1_state_loads():
     s = started()
     data = json.loads(E.to_json(s))
-    for key in ("depot_at", "depots_of", "depots_left", "depots_spent", "warehouses"):
+    for key in ("depot_at", "depots_of", "depots_left", "depots_spent", "warehouses", "log_base"):
         del data[key]
     data["version"] = 1
     old = E.from_json(json.dumps(data))
-    assert old.version == 2 and old.depots_left == [0] * 4 and not old.wh
+    assert old.version == 3 and old.depots_left == [0] * 4 and not old.wh and old.log_base == 0
     assert E.legal_actions(old, 0) == E.legal_actions(s, 0)
