@@ -627,17 +627,22 @@ def summarize(tally, seconds: float) -> dict:
 
 
 def check_history(stack: Stack, acked: list) -> dict:
-    """Lost moves: every game's log is whole and replays to its state; every acknowledged
-    action is in it."""
+    """Lost moves: every game's events are whole (0, the set-up, to its version) and their
+    actions replay to its state and to the log entries they hold; every acknowledged action
+    is in them."""
     from games import engine
 
     games = stack.sql("SELECT id, table_id, version, seed, state FROM games_game ORDER BY id")
     rows = stack.sql(
-        "SELECT game_id, seq, seat, action, by_timeout FROM games_gameevent ORDER BY game_id, seq"
+        "SELECT game_id, seq, seat, action, by_timeout, entries FROM games_gameevent "
+        "ORDER BY game_id, seq"
     )
     events: dict[int, list] = {}
-    for game_id, seq, seat, action, by_timeout in rows:
-        events.setdefault(game_id, []).append((seq, seat, action, by_timeout))
+    entries: dict[int, list] = {}
+    for game_id, seq, seat, action, by_timeout, made in rows:
+        entries.setdefault(game_id, []).extend(made)
+        if seq:  # 0 is the set-up
+            events.setdefault(game_id, []).append((seq, seat, action, by_timeout))
     broken, logged = [], {}
     for game_id, table_id, version, seed, state_json in games:
         log = events.get(game_id, [])
@@ -649,9 +654,11 @@ def check_history(stack: Stack, acked: list) -> dict:
             "seed": seed,
             "options": stored.options,
         }
-        whole = [seq for seq, *_ in log] == list(range(1, version + 1))
+        whole = [seq for seq, *_ in log] == list(range(1, version + 1)) and game_id in entries
         replayed = engine.replay(params, [(seat, action) for _, seat, action, _ in log])
-        if not whole or engine.to_json(replayed) != state_json:
+        same_log = whole and replayed.log == entries[game_id]
+        engine.detach_log(replayed)  # as stored
+        if not same_log or engine.to_json(replayed) != state_json:
             broken.append(game_id)
         for seq, seat, action, by_timeout in log:
             logged[(table_id, seq)] = (seat, action, by_timeout)

@@ -186,8 +186,9 @@ class GameEventsApi(generics.GenericAPIView):
     serializer_class = GameEventSerializer
 
     def get(self, request, table_id: int):
-        """The game's accepted actions in order, each with its log entries as you may see
-        them (your own secrets, nobody else's)."""
+        """The game's steps in order: its set-up (``seq`` 0: the deal) and then each
+        accepted action (``seq`` = the version it produced), each with its log entries as you
+        may see them (your own secrets, nobody else's)."""
         game = table_game(request, table_id)
         seat = viewer_seat(game, request.user)
         events = GameEvent.objects.filter(game=game).select_related("user").order_by("seq")

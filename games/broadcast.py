@@ -66,14 +66,23 @@ def view_push(frame: dict) -> dict:
     return {"type": "view.push", "version": frame["version"], "text": encode(frame)}
 
 
-def view_frame(state, version: int, seat, since: int = 0, *, running: bool = True) -> dict:
+def view_frame(
+    state, version: int, seat, since: int = 0, entries=None, *, running: bool = True
+) -> dict:
     """The frame a client gets: its view, the version it belongs to, and the log entries
-    from index ``since`` (``log_start``). A full sync uses ``since=0``; a push after a move
-    carries only the new entries, and a client whose log is not ``log_start`` long resyncs.
-    ``legal`` lists the seat's legal actions (empty for spectators, waiting seats, and once
-    the table is not ``running``: a game its organizer ended)."""
-    view = engine.view_for(state, seat, log_since=since)
-    log = view.pop("log")
+    from index ``since`` (``log_start``). A full sync uses ``since=0`` and a state holding its
+    whole log; a push after a move carries only the move's ``entries`` (raw, as the engine
+    detached them from the stored state), redacted here for ``seat``, and a client whose log
+    is not ``log_start`` long resyncs. ``legal`` lists the seat's legal actions (empty for
+    spectators, waiting seats, and once the table is not ``running``: a game its organizer
+    ended)."""
+    if entries is None:
+        view = engine.view_for(state, seat, log_since=since)
+        log = view.pop("log")
+    else:
+        view = engine.view_for(state, seat, log_since=engine.log_length(state))
+        del view["log"]
+        log = engine.redact_entries(entries, seat)
     legal = engine.legal_actions(state, seat) if seat is not None and running else []
     return {"type": "view", "version": version, "seat": seat, "view": view,
             "log_start": since, "log": log, "legal": legal}  # fmt: skip
@@ -84,20 +93,22 @@ def game_changed(
     version: int,
     state,
     since: int,
+    entries: list,
     clock: dict,
     *,
     running: bool = True,
     seats=None,
 ) -> None:
-    """Push each seat its own view and the spectators the public one, with the clock.
+    """Push each seat its own view and the spectators the public one, with the clock and
+    the log ``entries`` the change made (from ``since``).
 
     ``seats``: the seats a socket can listen to (default: all). A bot's own seat has no
     player to watch it, so its view need not be built."""
     messages = []
     for seat in range(state.n) if seats is None else seats:
-        frame = view_frame(state, version, seat, since, running=running) | {"clock": clock}
-        messages.append((seat_group(table_id, seat), view_push(frame)))
-    frame = view_frame(state, version, None, since) | {"clock": clock}
+        frame = view_frame(state, version, seat, since, entries, running=running)
+        messages.append((seat_group(table_id, seat), view_push(frame | {"clock": clock})))
+    frame = view_frame(state, version, None, since, entries) | {"clock": clock}
     messages.append((public_group(table_id), view_push(frame)))
     send_all(messages)
 

@@ -2,8 +2,10 @@
 
 Terms: a *table* is the lobby object (rule set, seats, time control); a *seat* is one
 position at it, held by a user or a bot; the *game* holds the engine state and its
-*version*, bumped by every accepted action; a *game event* is one accepted action with what
-each audience may see of it (append-only).
+*version*, bumped by every accepted action; a *game event* is one step of the game (its
+set-up, or one accepted action) with the engine's log entries it made (append-only). The
+stored state holds no log (``games.engine.detach_log``): a move's cost does not grow with the
+game's length, and the whole log is the events' entries in order.
 """
 
 import secrets
@@ -12,6 +14,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+
+from games import engine
 
 
 def new_invite_token() -> str:
@@ -168,19 +172,22 @@ class Game(models.Model):
 
 
 class GameEvent(models.Model):
-    """One accepted action (append-only): what was done, and what each audience saw of it."""
+    """One step of a game (append-only): its set-up (``seq`` 0, no action: the deal) or one
+    accepted action, with the log entries it made, hidden facts included: read them through
+    ``entries_for``, the engine's redaction."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
-    seq = models.PositiveIntegerField(help_text="the game version this action produced")
+    seq = models.PositiveIntegerField(help_text="the game version this step produced")
     seat = models.PositiveSmallIntegerField(null=True)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     by_bot = models.BooleanField(default=False)
     by_timeout = models.BooleanField(default=False)
-    action = models.JSONField()
-    public = models.JSONField(help_text="engine log entries as a spectator sees them")
-    private = models.JSONField(help_text="seat -> log entries as that seat sees them")
+    action = models.JSONField(null=True, help_text="null for the set-up")
+    entries = models.JSONField(
+        default=list, help_text="the engine's raw log entries of this step (secrets included)"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -193,9 +200,8 @@ class GameEvent(models.Model):
         return f"{self.game_id}#{self.seq} {self.action.get('type')}"
 
     def entries_for(self, seat: int | None) -> list:
-        if seat is None:
-            return self.public
-        return self.private.get(str(seat), self.public)
+        """The entries as ``seat`` (``None``: a spectator) may see them."""
+        return engine.redact_entries(self.entries, seat)
 
 
 class ChatMessage(models.Model):

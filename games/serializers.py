@@ -112,10 +112,11 @@ class GameFrameSerializer(serializers.Serializer):
 
 
 class GameEventSerializer(serializers.Serializer):
-    """One accepted action as the caller may see it (its log entries, redacted)."""
+    """One step of the game as the caller may see it (its log entries, redacted): the set-up
+    (``seq`` 0, ``seat`` null) or an accepted action."""
 
-    seq = serializers.IntegerField(help_text="the game version this action produced")
-    seat = serializers.IntegerField(allow_null=True)
+    seq = serializers.IntegerField(help_text="the game version this step produced (0: set-up)")
+    seat = serializers.IntegerField(allow_null=True, help_text="the seat that acted; null: set-up")
     username = serializers.CharField(allow_null=True, help_text="the player who moved, if a person")
     by_bot = serializers.BooleanField()
     by_timeout = serializers.BooleanField()

@@ -157,7 +157,7 @@ def table_replay(request, table_id):
     game = get_object_or_404(Game, table=table)
     if table.status != Table.Status.FINISHED:
         raise Http404
-    events = list(game.events.order_by("seq").values("seq", "seat", "action"))
+    events = list(game.events.filter(seq__gt=0).order_by("seq").values("seq", "seat", "action"))
     params = {"ruleset": table.ruleset, "variant": table.variant, "seats": table.seat_count,
               "seed": game.seed, "options": table.options}  # fmt: skip
     state = engine.new_game(**params)

@@ -10,6 +10,7 @@ from games.services.moves import (
     game_bot_move,
     game_frame,
     game_handle_timeout,
+    game_state,
     game_submit_action,
     game_view_for_user,
 )
@@ -31,6 +32,7 @@ __all__ = [
     "game_bot_move",
     "game_frame",
     "game_handle_timeout",
+    "game_state",
     "game_submit_action",
     "game_view_for_user",
     "table_add_bot",

@@ -1,7 +1,8 @@
 """Game use cases: moves, timeouts and seats handed to bots. The only code that changes a game.
 
 Every change locks the game row (one writer per table), checks the version the caller saw,
-lets the engine decide, stores the state with an append-only event, bumps the version and
+lets the engine decide, stores the state and, in an append-only event, the log entries the
+move made (the stored state holds no log: ``engine.detach_log``), bumps the version and
 sets the next deadline; after commit it pushes each audience its view and queues the bot's
 move. Timeouts are data: the deadline on the game row, resolved by ``tasks.sweep_deadlines``
 (ARCHITECTURE.md, "One move, end to end" and example 9).
@@ -200,8 +201,8 @@ def game_seat_leave(*, table: Table, seat: Seat) -> None:
     _set_clock(game, table, seats, state, timezone.now(), restart=False)
     game.save(update_fields=["deadline"])
     version = game.version
-    since = len(state.log)
-    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since))
+    since = engine.log_length(state)
+    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since, []))
 
 
 def game_end(*, table: Table) -> dict[int, int]:
@@ -215,18 +216,36 @@ def game_end(*, table: Table) -> dict[int, int]:
     game.deadline = None
     game.save(update_fields=["deadline", "updated_at"])
     state = engine.from_json(game.state)
-    return {p["seat"]: p["score"] for p in engine.view_for(state, None)["players"]}
+    view = engine.view_for(state, None, log_since=engine.log_length(state))
+    return {p["seat"]: p["score"] for p in view["players"]}
 
 
-def game_opened(*, game: Game, table: Table, state) -> None:
-    """Start the clocks of a game just dealt (caller holds the table lock)."""
+def game_opened(*, table: Table, seed: int, state) -> Game:
+    """Store a game just dealt, with its set-up as event 0 (the deal's log entries), and
+    start its clocks (caller holds the table lock)."""
+    entries = engine.detach_log(state)
+    game = Game.objects.create(table=table, seed=seed, state=engine.to_json(state), version=0)
+    GameEvent.objects.create(game=game, seq=0, seat=None, action=None, entries=entries)
     seats = _seats(table)
     for seat in seats.values():
         seat.bank_left = float(table.bank_seconds)
         seat.save(update_fields=["bank_left"])
     _set_clock(game, table, seats, state, timezone.now(), restart=True)
     game.save(update_fields=["deadline", "turn_started_at"])
-    transaction.on_commit(lambda: _after_commit(game, table, seats, 0, state, since=0))
+    transaction.on_commit(lambda: _after_commit(game, table, seats, 0, state, 0, entries))
+    return game
+
+
+def game_state(game: Game, *, whole_log: bool = False):
+    """The engine state of ``game`` as stored; with ``whole_log``, holding its whole log again
+    (the entries of its events up to its version, in order: for a full view; a move committed
+    since ``game`` was read is not mixed in)."""
+    state = engine.from_json(game.state)
+    if whole_log and state.log_base:
+        events = GameEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
+        entries = [e for step in events.values_list("entries", flat=True) for e in step]
+        engine.attach_log(state, entries)
+    return state
 
 
 def game_view_for_user(*, game: Game, user) -> dict:
@@ -238,7 +257,8 @@ def game_view_for_user(*, game: Game, user) -> dict:
 def game_frame(*, game: Game, seat: int | None) -> dict:
     """A full sync frame for ``seat`` (``None``: spectator): the view, its version, the clock."""
     running = game.table.status == Table.Status.PLAYING
-    frame = broadcast.view_frame(engine.from_json(game.state), game.version, seat, running=running)
+    state = game_state(game, whole_log=True)
+    frame = broadcast.view_frame(state, game.version, seat, running=running)
     frame["clock"] = clocks.clock_summary(game.table, game, game.table.seats.all())
     return frame
 
@@ -313,13 +333,14 @@ def _timeout_action(state, seat: Seat) -> dict:
     if decline is not None and not seat.is_bot:
         return decline
     level = seat.bot_level or BotLevel.MEDIUM
-    return choose_action(level, _bot_view(state, seat), legal, seed=state.seed ^ len(state.log))
+    seed = state.seed ^ engine.log_length(state)
+    return choose_action(level, _bot_view(state, seat), legal, seed=seed)
 
 
 def _bot_view(state, seat: Seat) -> dict:
     """The seat's view for a bot's choice, without the log: no bot reads it, and redacting a
     log of hundreds of entries was the largest part of a bot's move."""
-    return engine.view_for(state, seat.position, log_since=len(state.log))
+    return engine.view_for(state, seat.position, log_since=engine.log_length(state))
 
 
 def _apply(
@@ -328,10 +349,11 @@ def _apply(
     """Apply ``action`` for ``seat`` to the locked ``game``; store, log, re-clock, announce."""
     table = game.table
     now = timezone.now()
-    since = len(state.log)
+    since = state.log_base  # the entries detached below start here (none are held before)
     turn_before, phase_before = state.turn, state.phase
     seats_before = engine.current_seats(state)
     engine.apply_action(state, seat.position, action)
+    entries = engine.detach_log(state)  # stored in the event, not in the state
     game.version += 1
     game.state = engine.to_json(state)
     _charge(table, game, seat, now, timed_out, count_timeout)
@@ -358,9 +380,9 @@ def _apply(
             robust=True,
         )
     rows.columns(Game).update(game, MOVE_FIELDS)
-    _record_event(game, seat, user, action, state, since, timed_out)
+    _record_event(game, seat, user, action, entries, timed_out)
     version = game.version
-    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since))
+    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since, entries))
 
 
 def _charge(table, game, seat: Seat, now, timed_out: bool, count_timeout: bool) -> None:
@@ -403,13 +425,7 @@ def _set_clock(game, table, seats, state, now, *, restart: bool) -> None:
     game.deadline = clocks.game_deadline(table, game.turn_started_at, deciding)
 
 
-def _record_event(game, seat, user, action, state, since, timed_out) -> None:
-    public = engine.log_for(state, None, since)
-    private = {}
-    for position in range(state.n):
-        entries = engine.log_for(state, position, since)
-        if entries != public:
-            private[str(position)] = entries
+def _record_event(game, seat, user, action, entries, timed_out) -> None:
     event = GameEvent(
         game=game,
         seq=game.version,
@@ -418,33 +434,34 @@ def _record_event(game, seat, user, action, state, since, timed_out) -> None:
         by_bot=user is None and not timed_out,
         by_timeout=timed_out,
         action=action,
-        public=public,
-        private=private,
+        entries=entries,
     )
     rows.columns(GameEvent).insert(event)
 
 
-def _after_commit(game, table, seats, version, state, since) -> None:
+def _after_commit(game, table, seats, version, state, since, entries) -> None:
     """Push every audience its view, then queue bot moves and turn-based turn notices.
 
     The move is committed whatever happens here: a push lost to an outage is made good when
     the client resyncs, a task that cannot be queued by the deadline sweep."""
     try:
-        _announce(game, table, seats, version, state, since)
+        _announce(game, table, seats, version, state, since, entries)
     except BROKER_ERRORS as exc:
         log.warning("could not queue the tasks of game %s v%s: %r", game.pk, version, exc)
     if version == game.version and not engine.is_terminal(state):
         parsed_states.keep(game, state)  # the pushes are done with it
 
 
-def _announce(game, table, seats, version, state, since) -> None:
+def _announce(game, table, seats, version, state, since, entries) -> None:
     from games import tasks
 
     clock = clocks.clock_summary(table, game, seats.values())
     running = table.status == Table.Status.PLAYING
     # Seats never held by a user are pure bots: nobody can watch their seat view.
     watched = [p for p, s in sorted(seats.items()) if s.user_id is not None]
-    broadcast.game_changed(table.pk, version, state, since, clock, running=running, seats=watched)
+    broadcast.game_changed(
+        table.pk, version, state, since, entries, clock, running=running, seats=watched
+    )
     if engine.is_terminal(state) or not running:
         return
     tasks.schedule_bots(game.pk, version, state, bots={p for p, s in seats.items() if s.is_bot})

@@ -246,9 +246,7 @@ def _start(table: Table) -> Game:
     table.status = Table.Status.PLAYING
     table.started_at = timezone.now()
     table.save(update_fields=["seat_count", "status", "started_at"])
-    game = Game.objects.create(table=table, seed=seed, state=engine.to_json(state), version=0)
-    game_opened(game=game, table=table, state=state)
-    return game
+    return game_opened(table=table, seed=seed, state=state)
 
 
 def _announce_table(table: Table) -> None:

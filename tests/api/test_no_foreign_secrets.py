@@ -19,11 +19,12 @@ def play_until_tickets_are_offered(game, users, rng) -> engine.__class__:
     for _ in range(400):
         state = engine.from_json(Game.objects.get(pk=game.pk).state)
         offered = any(p.get("offered_tickets") for p in engine.view_for(state, "all")["players"])
-        if state.phase == "tickets" and offered and len(state.log) > 30:
+        if state.phase == "tickets" and offered and engine.log_length(state) > 30:
             return state
         seat = engine.current_seats(state)[0]
         legal = engine.legal_actions(state, seat)
-        wanted = [a for a in legal if a["type"] == "draw_tickets"] if len(state.log) > 30 else []
+        late = engine.log_length(state) > 30
+        wanted = [a for a in legal if a["type"] == "draw_tickets"] if late else []
         action = (wanted or legal)[rng.randrange(len(wanted or legal))]
         game.refresh_from_db()
         services.game_submit_action(

@@ -102,12 +102,13 @@ def test_the_event_log_is_paginated_and_redacted_per_seat(as_user, cast):
         )
     url = f"/api/v1/tables/{table.pk}/game/events/"
     alice = as_user(cast["alice"]).get(url).json()
-    assert alice["count"] == 2
-    first = alice["results"][0]
+    assert alice["count"] == 3  # the set-up and two actions
+    setup, first = alice["results"][:2]
+    assert setup["seq"] == 0 and setup["seat"] is None and setup["username"] is None
     assert first["seq"] == 1 and first["seat"] == 0 and first["username"] == "alice"
     kept = [e for e in first["entries"] if e["type"] == "keep_tickets"]
     assert kept and "tickets" in kept[0]  # alice sees her own kept tickets
-    carol = as_user(cast["carol"]).get(url).json()["results"][0]
+    carol = as_user(cast["carol"]).get(url).json()["results"][1]
     assert all("tickets" not in e for e in carol["entries"] if e["type"] == "keep_tickets")
 
 

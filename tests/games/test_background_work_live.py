@@ -44,20 +44,23 @@ def game_row(site, game_id):
 
 
 def assert_history_is_whole(site, game_id):
-    """No move lost or applied twice: events 1..version, and replaying them from the seed
-    gives exactly the stored state."""
+    """No move lost or applied twice: events 0 (the set-up) to version, and replaying their
+    actions from the seed gives exactly the stored state and the log entries they hold."""
     version, state_json, seed, _ = game_row(site, game_id)
     events = site.sql(
-        "SELECT seq, seat, action FROM games_gameevent WHERE game_id = %s ORDER BY seq",
+        "SELECT seq, seat, action, entries FROM games_gameevent WHERE game_id = %s ORDER BY seq",
         (game_id,),
     )
-    assert [e[0] for e in events] == list(range(1, version + 1))
+    assert [e[0] for e in events] == list(range(0, version + 1))
     stored = engine.from_json(state_json)
-    actions = [(seat, a if isinstance(a, dict) else json.loads(a)) for _, seat, a in events]
+    actions = [(seat, a if isinstance(a, dict) else json.loads(a)) for _, seat, a, _ in events[1:]]
     replayed = engine.replay(
         {"ruleset": "europe", "variant": stored.variant, "seats": stored.n, "seed": seed},
         actions,
     )
+    made = [json.loads(e) if isinstance(e, str) else e for *_, e in events]  # SQLite: text
+    entries = [entry for step in made for entry in step]
+    assert engine.detach_log(replayed) == entries
     assert engine.to_json(replayed) == state_json
 
 

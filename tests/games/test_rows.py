@@ -58,13 +58,13 @@ def test_an_insert_sets_the_key_and_the_auto_now_add_time(table, cast):
     game = Game.objects.get(table=table)
     event = GameEvent(
         game=game, seq=99, seat=1, user=cast["bob"], action={"type": "x", "n": [1, 2]},
-        public=[{"type": "public"}], private={"1": [{"type": "secret"}]},
+        entries=[{"seq": 9, "seat": 1, "type": "t", "secret": {"tickets": ["E1"]}}],
     )  # fmt: skip
     before = timezone.now()
     rows.columns(GameEvent).insert(event)
     stored = GameEvent.objects.get(pk=event.pk)
     assert _fields(stored) == _fields(event)
-    assert stored.private == {"1": [{"type": "secret"}]} and stored.created_at >= before
+    assert stored.entries[0]["secret"] == {"tickets": ["E1"]} and stored.created_at >= before
     assert not event._state.adding
 
 

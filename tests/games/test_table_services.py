@@ -108,11 +108,15 @@ def test_an_accepted_action_bumps_the_version_and_logs_an_event(game, cast):
     services.game_submit_action(game_id=game.pk, user=cast["alice"], action=action,
                                 expected_version=0)  # fmt: skip
     version, _, events = snapshot(game)
-    assert (version, events) == (1, 1)
-    event = GameEvent.objects.get(game=game)
-    assert (event.seq, event.seat, event.action) == (1, 0, action)
-    assert event.public, "the public sees that seat 0 kept tickets"
-    assert "secret" not in str(event.public)
+    assert (version, events) == (1, 2)  # the set-up (0) and the action
+    event = GameEvent.objects.get(game=game, seq=1)
+    assert (event.seat, event.action) == (0, action)
+    assert [e["type"] for e in event.entries] == ["keep_tickets"]
+    kept = event.entries[0]["secret"]["tickets"]
+    assert kept, "the event keeps what seat 0 kept, for seat 0 only"
+    assert event.entries_for(0)[0]["tickets"] == kept
+    for other in (event.entries_for(None), event.entries_for(1)):
+        assert "secret" not in str(other) and not any(f"'{t}'" in str(other) for t in kept)
 
 
 @pytest.mark.parametrize(
@@ -187,4 +191,4 @@ def test_two_clients_submitting_at_once_apply_exactly_one_action(cast):
     assert sorted(outcomes.values()) == ["applied", "stale_version"]
     game.refresh_from_db()
     assert game.version == 1
-    assert list(GameEvent.objects.filter(game=game).values_list("seq", flat=True)) == [1]
+    assert list(GameEvent.objects.filter(game=game).values_list("seq", flat=True)) == [0, 1]

@@ -16,8 +16,9 @@ def _key(action) -> str:
 
 
 def assert_game_is_sound(site: LiveSite, game_id: int, players: list[Player]) -> dict:
-    """The game finished; its history is whole (events 1..version, the replay from the seed
-    is the stored state); every action a client saw applied is the event of the next version
+    """The game finished; its history is whole (events 0..version, the replay from the seed
+    is the stored state and its log); every action a client saw applied is the event of the
+    next version
     and every move of a client's seat is one it sent, at that version (none invented, none
     applied twice); every client ended on the final version. Returns a summary."""
     version, state_json, _seed, status = game_row(site, game_id)
@@ -26,7 +27,8 @@ def assert_game_is_sound(site: LiveSite, game_id: int, players: list[Player]) ->
     events = {
         seq: (seat, _key(action), by_timeout)
         for seq, seat, action, by_timeout in site.sql(
-            "SELECT seq, seat, action, by_timeout FROM games_gameevent WHERE game_id = %s",
+            "SELECT seq, seat, action, by_timeout FROM games_gameevent "
+            "WHERE game_id = %s AND seq > 0",
             (game_id,),
         )
     }
@@ -54,6 +56,6 @@ def assert_game_is_sound(site: LiveSite, game_id: int, players: list[Player]) ->
 
 
 def _final_view(state, seat) -> dict:
-    view = engine.view_for(state, seat)
+    view = engine.view_for(state, seat, log_since=engine.log_length(state))
     view.pop("log")
     return view

@@ -224,8 +224,9 @@ def _open_game(rng: random.Random, users: list) -> tuple[int, int, dict]:
 
 
 def _game_state(game_id: int):
+    """The version and the state holding its whole log (the events' entries put back)."""
     game = Game.objects.get(pk=game_id)
-    return game.version, game.state
+    return game.version, engine.to_json(services.game_state(game, whole_log=True))
 
 
 async def _connect(table_id: int, user) -> WebsocketCommunicator:

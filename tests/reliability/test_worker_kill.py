@@ -30,7 +30,8 @@ def _timed_out_turns(site, game_id: int, seat: int) -> list[tuple]:
     its timeouts, one entry per timed-out step (a turn is one or two steps)."""
     (seed,) = site.sql("SELECT seed FROM games_game WHERE id = %s", (game_id,))[0]
     events = site.sql(
-        "SELECT seat, action, by_timeout FROM games_gameevent WHERE game_id = %s ORDER BY seq",
+        "SELECT seat, action, by_timeout FROM games_gameevent WHERE game_id = %s AND seq > 0 "
+        "ORDER BY seq",
         (game_id,),
     )
     state = engine.new_game(seats=3, seed=seed)
