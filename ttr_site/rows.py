@@ -11,7 +11,10 @@ use this only for models that have no receivers (tests/games/test_rows.py checks
 
 On PostgreSQL these statements bind their parameters on the server (``cursor``): the rest of
 the site keeps Django's default client-side binding, which quotes every value into the SQL
-text in Python, and a game's state runs to tens of kilobytes.
+text in Python, and a game's state runs to kilobytes. A move's update of the game row and
+insert of its event go as one statement (``update_then_insert``): each round trip to the
+database cost this machine about 0.1 ms of CPU in the web process (measured in-process:
+0.86 ms of client CPU for the move's transaction as two statements, 0.71 as one).
 """
 
 from contextlib import contextmanager
@@ -86,23 +89,32 @@ class Columns:
 
     def insert(self, instance: Model) -> None:
         """INSERT ``instance`` (its primary key is set from the database)."""
-        connection = connections[self.alias]
-        fields = [f for f in self.fields if not f.primary_key]
-        values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-        with cursor(connection) as server_bound:
-            server_bound.execute(self._insert_sql(tuple(f.column for f in fields)), values)
-            instance.pk = server_bound.fetchone()[0]
-        instance._state.adding, instance._state.db = False, self.alias
+        sql, values = self._insert(instance)
+        with cursor(connections[self.alias]) as server_bound:
+            server_bound.execute(sql, values)
+            self._inserted(instance, server_bound.fetchone()[0])
 
     def update(self, instance: Model, names: tuple[str, ...]) -> None:
         """UPDATE the fields ``names`` of ``instance`` (``auto_now`` ones are refreshed)."""
+        sql, values = self._update(instance, names)
+        with cursor(connections[self.alias]) as server_bound:
+            server_bound.execute(sql, values)
+
+    def _insert(self, instance: Model) -> tuple[str, list]:
+        connection = connections[self.alias]
+        fields = [f for f in self.fields if not f.primary_key]
+        values = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+        return self._insert_sql(tuple(f.column for f in fields)), values
+
+    def _inserted(self, instance: Model, pk) -> None:
+        instance.pk = pk
+        instance._state.adding, instance._state.db = False, self.alias
+
+    def _update(self, instance: Model, names: tuple[str, ...]) -> tuple[str, list]:
         connection = connections[self.alias]
         fields = [self.model._meta.get_field(name) for name in names]
         values = [f.get_db_prep_save(f.pre_save(instance, False), connection) for f in fields]
-        with cursor(connection) as server_bound:
-            server_bound.execute(
-                self._update_sql(tuple(f.column for f in fields)), [*values, instance.pk]
-            )
+        return self._update_sql(tuple(f.column for f in fields)), [*values, instance.pk]
 
     @cache  # noqa: B019 - one Columns per model, for the life of the process
     def _insert_sql(self, columns: tuple[str, ...]) -> str:
@@ -124,3 +136,21 @@ class Columns:
 def columns(model: type[Model]) -> Columns:
     """The ``Columns`` of ``model`` (made once per process)."""
     return Columns(model)
+
+
+def update_then_insert(updated: Model, names: tuple[str, ...], inserted: Model) -> None:
+    """``columns(...).update(updated, names)`` then ``.insert(inserted)``, in one statement
+    on PostgreSQL (the update in a ``WITH``: one round trip and one cursor fewer per move)."""
+    target, new = columns(type(updated)), columns(type(inserted))
+    connection = connections[new.alias]
+    if connection.vendor != "postgresql" or target.alias != new.alias:
+        target.update(updated, names)
+        new.insert(inserted)
+        return
+    update_sql, update_values = target._update(updated, names)
+    insert_sql, insert_values = new._insert(inserted)
+    with cursor(connection) as server_bound:
+        server_bound.execute(
+            f"WITH updated AS ({update_sql}) {insert_sql}", [*update_values, *insert_values]
+        )
+        new._inserted(inserted, server_bound.fetchone()[0])

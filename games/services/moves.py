@@ -379,8 +379,7 @@ def _apply(
             ),
             robust=True,
         )
-    rows.columns(Game).update(game, MOVE_FIELDS)
-    _record_event(game, seat, user, action, entries, timed_out)
+    _store(game, seat, user, action, entries, timed_out)
     version = game.version
     transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since, entries))
 
@@ -425,7 +424,8 @@ def _set_clock(game, table, seats, state, now, *, restart: bool) -> None:
     game.deadline = clocks.game_deadline(table, game.turn_started_at, deciding)
 
 
-def _record_event(game, seat, user, action, entries, timed_out) -> None:
+def _store(game, seat, user, action, entries, timed_out) -> None:
+    """Write the game row's move fields and append the move's event (one statement)."""
     event = GameEvent(
         game=game,
         seq=game.version,
@@ -436,7 +436,7 @@ def _record_event(game, seat, user, action, entries, timed_out) -> None:
         action=action,
         entries=entries,
     )
-    rows.columns(GameEvent).insert(event)
+    rows.update_then_insert(game, MOVE_FIELDS, event)
 
 
 def _after_commit(game, table, seats, version, state, since, entries) -> None:

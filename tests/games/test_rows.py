@@ -79,6 +79,25 @@ def test_an_update_writes_only_the_named_fields_and_refreshes_auto_now(table):
     assert stored.updated_at > stale.updated_at
 
 
+def test_a_move_writes_its_game_row_and_its_event_in_one_statement_on_postgresql(table, cast):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = Game.objects.get(table=table)
+    stale = Game.objects.get(pk=game.pk)
+    game.version, game.state = 5, game.state.replace('"turn":0', '"turn":0 ')
+    event = GameEvent(game=game, seq=5, seat=1, user=cast["bob"], action={"type": "pass"},
+                      entries=[{"seq": 3, "seat": 1, "type": "pass"}])  # fmt: skip
+    with CaptureQueriesContext(connection) as queries:
+        rows.update_then_insert(game, ("state", "version", "updated_at"), event)
+    assert len(queries) == (1 if connection.vendor == "postgresql" else 2)
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.version, stored.state) == (5, game.state)
+    assert stored.seed == stale.seed and stored.updated_at > stale.updated_at
+    assert _fields(GameEvent.objects.get(pk=event.pk)) == _fields(event)
+    assert not event._state.adding
+
+
 @pytest.mark.parametrize("model", [Game, GameEvent])
 def test_no_save_signal_listens_to_the_rows_written_without_save(model):
     # rows.Columns.insert/update send no model signals: a receiver added for these models
