@@ -58,6 +58,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections import Counter
@@ -377,10 +378,17 @@ def _machine_ticks() -> tuple[int, int]:
 
 
 class CpuMeter:
-    """CPU seconds per process kind between ``start()`` and ``stop()``."""
+    """CPU seconds per process kind between ``start()`` and ``stop()``.
+
+    Sampled every ``EVERY`` seconds, not only at both ends: a process that ends in between (a
+    PostgreSQL backend whose connection the site recycles after ``CONN_MAX_AGE``) keeps the
+    CPU it was last seen with, where two samples lost all of it to "other"."""
+
+    EVERY = 1.0
 
     def __init__(self, roots: dict[str, list[int]]):
         self.roots = roots  # kind -> root pids (their descendants count too)
+        self._done = threading.Event()
 
     def _sample(self) -> dict:
         processes = _all_processes()
@@ -405,12 +413,28 @@ class CpuMeter:
 
     def start(self) -> None:
         self.first = self._sample()
+        self.seen = {kind: dict(ticks) for kind, ticks in self.first["kinds"].items()}
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def _watch(self) -> None:
+        while not self._done.wait(self.EVERY):
+            self._merge(self._sample())
+
+    def _merge(self, sample: dict) -> None:
+        for kind, ticks in sample["kinds"].items():
+            seen = self.seen.setdefault(kind, {})
+            for pid, t in ticks.items():
+                seen[pid] = max(seen.get(pid, 0), t)
 
     def stop(self) -> dict:
+        self._done.set()
+        self._thread.join()
         last, first = self._sample(), self.first
+        self._merge(last)
         seconds = last["at"] - first["at"]
         used = {}
-        for kind, ticks in last["kinds"].items():
+        for kind, ticks in self.seen.items():
             before = first["kinds"].get(kind, {})
             used[kind] = sum(t - before.get(pid, 0) for pid, t in ticks.items()) / CLK_TCK
         busy = (last["machine"][0] - first["machine"][0]) / CLK_TCK
