@@ -106,7 +106,8 @@ def test_every_log_entry_has_seq_seat_and_type():
         assert all({"seq", "seat", "type"} <= set(e) and "secret" not in e for e in log)
     assert E.log_for(s, 0, since=10) == E.log_for(s, 0)[10:]
     assert E.log_for(s, 0, since=len(s.log)) == []
-    for bad in (-1, "3", None, True):
+    assert E.log_for(s, 0, since=None) == E.log_for(s, 0)  # None: all the state holds
+    for bad in (-1, "3", 1.0, True):
         with pytest.raises(E.IllegalAction):
             E.log_for(s, 0, since=bad)
 
