@@ -216,8 +216,7 @@ def game_end(*, table: Table) -> dict[int, int]:
     game.deadline = None
     game.save(update_fields=["deadline", "updated_at"])
     state = engine.from_json(game.state)
-    view = engine.view_for(state, None, log_since=engine.log_length(state))
-    return {p["seat"]: p["score"] for p in view["players"]}
+    return {p["seat"]: p["score"] for p in engine.view_for(state, None)["players"]}
 
 
 def game_opened(*, table: Table, seed: int, state) -> Game:

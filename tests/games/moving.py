@@ -13,3 +13,31 @@ def player_moves(game, user, *, seat: int = 0, level: str = "easy", seed: int = 
     services.game_submit_action(
         game_id=game.pk, action=action, expected_version=game.version, user=user
     )
+
+
+def play_against_bot(game, user, moves: int, capture) -> list[int]:
+    """``user`` (seat 0) and the bot (seat 1) move in turn, each move's after-commit work run
+    (``capture``: pytest-django's ``django_capture_on_commit_callbacks``). Returns the stored
+    state's length after each move."""
+    lengths = []
+    for _ in range(moves):
+        game.refresh_from_db()
+        with capture(execute=True):
+            if 1 in engine.current_seats(engine.from_json(game.state)):
+                services.game_bot_move(game_id=game.pk, expected_version=game.version)
+            else:
+                player_moves(game, user, level="medium", seed=game.version)
+        game.refresh_from_db()
+        lengths.append(len(game.state))
+    return lengths
+
+
+def replay_events(game):
+    """The game replayed from its seed with its events' actions (the whole log held)."""
+    from games.models import GameEvent
+
+    table = game.table
+    params = {"ruleset": table.ruleset, "variant": table.variant, "seats": table.seat_count,
+              "seed": game.seed, "options": table.options}  # fmt: skip
+    events = GameEvent.objects.filter(game=game, seq__gt=0).order_by("seq")
+    return engine.replay(params, [(e.seat, e.action) for e in events])

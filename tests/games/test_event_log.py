@@ -7,7 +7,7 @@ from django.test import Client
 
 from games import engine, services
 from games.models import Game, GameEvent
-from tests.games.moving import player_moves
+from tests.games.moving import play_against_bot, replay_events
 
 pytestmark = pytest.mark.django_db
 
@@ -19,34 +19,13 @@ def game(cast):
     return Game.objects.get(table=table)
 
 
-def _play(game, alice, moves: int, capture) -> list[int]:
-    """Alice and the bot move in turn; returns the stored state's length after each move."""
-    lengths = []
-    for _ in range(moves):
-        game.refresh_from_db()
-        with capture(execute=True):
-            if 1 in engine.current_seats(engine.from_json(game.state)):
-                services.game_bot_move(game_id=game.pk, expected_version=game.version)
-            else:
-                player_moves(game, alice, level="medium", seed=game.version)
-        game.refresh_from_db()
-        lengths.append(len(game.state))
-    return lengths
-
-
-def _replayed(game):
-    events = GameEvent.objects.filter(game=game, seq__gt=0).order_by("seq")
-    params = {"ruleset": "europe", "variant": "classic", "seats": 2, "seed": game.seed}
-    return engine.replay(params, [(e.seat, e.action) for e in events])
-
-
 def test_the_stored_state_holds_no_log_and_the_events_hold_all_of_it(
     game, cast, django_capture_on_commit_callbacks
 ):
-    lengths = _play(game, cast["alice"], 80, django_capture_on_commit_callbacks)
+    lengths = play_against_bot(game, cast["alice"], 80, django_capture_on_commit_callbacks)
     game.refresh_from_db()
     stored = engine.from_json(game.state)
-    replayed = _replayed(game)
+    replayed = replay_events(game)
     events = list(GameEvent.objects.filter(game=game).order_by("seq"))
     assert [e.seq for e in events] == list(range(game.version + 1))
     assert events[0].action is None and events[0].seat is None
@@ -63,9 +42,9 @@ def test_the_stored_state_holds_no_log_and_the_events_hold_all_of_it(
 def test_a_full_sync_and_the_events_api_give_each_viewer_the_whole_log_redacted(
     game, cast, django_capture_on_commit_callbacks
 ):
-    _play(game, cast["alice"], 30, django_capture_on_commit_callbacks)
+    play_against_bot(game, cast["alice"], 30, django_capture_on_commit_callbacks)
     game.refresh_from_db()
-    replayed = _replayed(game)
+    replayed = replay_events(game)
     for seat in (0, 1, None):
         frame = services.game_frame(game=game, seat=seat)
         assert frame["log_start"] == 0 and frame["log"] == engine.log_for(replayed, seat)
@@ -88,9 +67,9 @@ def test_a_full_sync_and_the_events_api_give_each_viewer_the_whole_log_redacted(
 def test_a_full_sync_read_before_a_move_is_not_mixed_with_it(
     game, cast, django_capture_on_commit_callbacks
 ):
-    _play(game, cast["alice"], 6, django_capture_on_commit_callbacks)
+    play_against_bot(game, cast["alice"], 6, django_capture_on_commit_callbacks)
     stale = Game.objects.get(pk=game.pk)  # a sync read the row; a move lands before its events
-    _play(game, cast["alice"], 2, django_capture_on_commit_callbacks)
+    play_against_bot(game, cast["alice"], 2, django_capture_on_commit_callbacks)
     frame = services.game_frame(game=stale, seat=0)
     state = engine.from_json(stale.state)
     assert frame["version"] == stale.version < Game.objects.get(pk=game.pk).version

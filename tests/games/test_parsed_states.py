@@ -4,9 +4,9 @@ game's next move; a kept state is used only for exactly the row it was written t
 import pytest
 
 from games import engine, services
-from games.models import Game, GameEvent
+from games.models import Game
 from games.services.moves import parsed_states
-from tests.games.moving import player_moves
+from tests.games.moving import play_against_bot, replay_events
 
 pytestmark = pytest.mark.django_db
 
@@ -19,31 +19,15 @@ def game(cast):
     return Game.objects.get(table=table)
 
 
-def _play(game, alice, moves: int, capture) -> None:
-    """Alice and the bot move in turn; each move's after-commit work runs (and keeps)."""
-    for _ in range(moves):
-        game.refresh_from_db()
-        state = engine.from_json(game.state)
-        with capture(execute=True):
-            if 1 in engine.current_seats(state):
-                services.game_bot_move(game_id=game.pk, expected_version=game.version)
-            else:
-                player_moves(game, alice, level="medium", seed=game.version)
-
-
 def test_moves_use_the_kept_state_and_store_what_replaying_gives(
     game, cast, django_capture_on_commit_callbacks
 ):
     hits = parsed_states.hits
-    _play(game, cast["alice"], 40, django_capture_on_commit_callbacks)
+    play_against_bot(game, cast["alice"], 40, django_capture_on_commit_callbacks)
     game.refresh_from_db()
     assert game.version == 40
     assert parsed_states.hits - hits >= 35  # the first moves run before anything was kept
-    events = GameEvent.objects.filter(game=game, seq__gt=0).order_by("seq")
-    replayed = engine.replay(
-        {"ruleset": "europe", "variant": "classic", "seats": 2, "seed": game.seed},
-        [(e.seat, e.action) for e in events],
-    )
+    replayed = replay_events(game)
     engine.detach_log(replayed)  # stored beside the state, in the events
     assert engine.to_json(replayed) == game.state
 
@@ -51,7 +35,7 @@ def test_moves_use_the_kept_state_and_store_what_replaying_gives(
 def test_a_kept_state_is_not_used_when_the_row_holds_other_text(
     game, cast, django_capture_on_commit_callbacks
 ):
-    _play(game, cast["alice"], 2, django_capture_on_commit_callbacks)
+    play_against_bot(game, cast["alice"], 2, django_capture_on_commit_callbacks)
     game.refresh_from_db()
     # Someone rewrote the state without a new version (no code does; the check must hold).
     other = engine.from_json(game.state)
@@ -64,7 +48,7 @@ def test_a_kept_state_is_not_used_when_the_row_holds_other_text(
 
 
 def test_a_kept_state_is_handed_out_once(game, cast, django_capture_on_commit_callbacks):
-    _play(game, cast["alice"], 2, django_capture_on_commit_callbacks)
+    play_against_bot(game, cast["alice"], 2, django_capture_on_commit_callbacks)
     game.refresh_from_db()
     first = parsed_states.take(game)
     second = parsed_states.take(game)
@@ -75,7 +59,7 @@ def test_a_kept_state_is_handed_out_once(game, cast, django_capture_on_commit_ca
 def test_an_illegal_move_leaves_no_trace_in_the_kept_states(
     game, cast, django_capture_on_commit_callbacks
 ):
-    _play(game, cast["alice"], 2, django_capture_on_commit_callbacks)
+    play_against_bot(game, cast["alice"], 2, django_capture_on_commit_callbacks)
     game.refresh_from_db()
     before = game.state
     with pytest.raises(engine.IllegalAction):
