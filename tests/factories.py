@@ -1,11 +1,27 @@
 """factory-boy factories for the models tests need."""
 
+from functools import cache
+
 import factory
 from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.contrib.auth.hashers import get_hasher, make_password
 
 from ttr_site.accounts.models import User
 
 PASSWORD = "correct-horse-battery"
+
+
+def hashed(password: str) -> str:
+    """``password`` hashed once per test process with the site's real hasher (PBKDF2, about
+    0.5 s on this machine): a fixture making four users paid two seconds before. Users share
+    the salt, which no test looks at; a login still checks the password the slow way."""
+    return _hashed(password, settings.PASSWORD_HASHERS[0])  # tests may set a faster hasher
+
+
+@cache
+def _hashed(password: str, hasher: str) -> str:
+    return make_password(password, hasher=get_hasher("default"))
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -20,7 +36,7 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     @factory.post_generation
     def password(self, create, extracted, **kwargs):
-        self.set_password(extracted or PASSWORD)
+        self.password = hashed(extracted or PASSWORD)
         if create:
             self.save(update_fields=["password"])
             EmailAddress.objects.get_or_create(
