@@ -48,7 +48,7 @@ def test_the_live_api_conforms_to_its_schema(site, tmp_path):
     command = [
         sys.executable, "-m", "schemathesis.cli", "run", f"{site.url}/api/schema/?format=json",
         "--url", site.url, "-H", f"Authorization: Bearer {token}", "--checks", CHECKS,
-        "--phases", "examples,coverage,fuzzing", "--max-examples", "25", "--seed", "7",
+        "--phases", "examples,coverage,fuzzing", "--max-examples", "12", "--seed", "7",
         "--request-timeout", "20", "--generation-deterministic", "--continue-on-failure",
         "--report", "junit", "--report-dir", str(tmp_path), "--suppress-health-check", "all",
     ]  # fmt: skip
