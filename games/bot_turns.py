@@ -85,7 +85,7 @@ def _pool() -> ThreadPoolExecutor:
     (``games.consumers``), where under load a player's move queued behind the bots', while a
     player waits for the answer to their own click and a bot's turn is a wait anyway
     (``BOT_MOVE_DELAY``)."""
-    return pools.pool("bot-move", settings.BOT_MOVE_THREADS)
+    return pools.pool("bot-move", settings.BOT_MOVE_THREADS, nice=settings.BOT_MOVE_NICE)
 
 
 def _queue(moves: list[tuple[int, int]]) -> None:

@@ -194,6 +194,9 @@ BOT_STALL_SECONDS = env_float("BOT_STALL_SECONDS", default=30.0)
 # player. Few threads and more processes (WEB_CONCURRENCY): see ttr_site/pools.py.
 MOVE_THREADS = env_int("MOVE_THREADS", default=4)
 BOT_MOVE_THREADS = env_int("BOT_MOVE_THREADS", default=2)
+# How far below the process's CPU priority the bot-move threads run (Linux; 0 = the same):
+# when the CPU is short, a player's answer comes before a bot's turn, which is a wait anyway.
+BOT_MOVE_NICE = env_int("BOT_MOVE_NICE", default=10)
 # Timeouts in a row after which a seat is handed to a bot for the rest of the game.
 TIMEOUTS_BEFORE_ABANDON = env_int("TIMEOUTS_BEFORE_ABANDON", default=3)
 

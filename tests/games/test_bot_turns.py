@@ -3,6 +3,9 @@ before it, after BOT_MOVE_DELAY, on that process's event loop; elsewhere it goes
 and at a graceful shutdown the waiting ones are handed to Celery."""
 
 import asyncio
+import os
+import sys
+import threading
 import time
 
 import pytest
@@ -97,3 +100,20 @@ def test_a_graceful_shutdown_hands_the_waiting_bot_moves_to_celery(game, cast, s
     assert message.headers["task"] == "games.tasks.bot_move"
     assert message.payload[0] == [game.pk, version]  # queued for now, not in ten minutes
     assert message.headers.get("eta") is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own nice is Linux's")
+def test_bot_moves_run_on_threads_of_lower_cpu_priority_than_players_moves(settings):
+    """Under load the players' answers come first (README, Benchmarks): the bot-move threads
+    run BOT_MOVE_NICE steps below the process; the players' move threads and the thread that
+    asked are not lowered."""
+    from games.consumers import _move_threads
+
+    def nice() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    settings.BOT_MOVE_NICE = 7
+    before = nice()
+    assert bot_turns._pool().submit(nice).result() == min(before + 7, 19)
+    assert _move_threads().submit(nice).result() == before
+    assert nice() == before
