@@ -13,15 +13,15 @@ the same Redis (whose keys of this run are deleted at the end; Redis is never fl
 **Game run.** ``--tables`` tables are kept playing for the whole run (a finished game is
 replaced at once by a fresh table of the same users, opened through the REST API). Each table
 has ``--seats`` seats: ``--humans`` scripted humans (sockets) and bots for the rest (moved
-after ``--bot-delay`` seconds by the web process that made the move before, see
-``games/bot_turns.py``); the other sockets of ``--clients-per-table``
-are spectators. The default table is 4 seats = humans at seats 0 and 2, medium bots at
-seats 1 and 3, plus 2 spectators: 2 + 2 = 4 sockets per table, 800 for 200 tables. A human
-thinks ``--think`` seconds (uniform) before each decision: 1 to 2.5 s by default, a quick
-player. With bots at 0.1 s that offers about 200 moves/s at 200 tables if the server keeps
-up (a table's round is ~6 moves: 3 by its humans at ~1.75 s, 3 by its bots); ``--think
-0.2:0.5`` offers about 500. Clocks are ``--move-seconds`` per move, far beyond any think
-time, so a timeout means the server fell that far behind (it is counted as an error).
+after ``--bot-delay`` seconds by the web process that made the move before, on threads
+``--bot-nice`` steps below it in CPU priority, see ``games/bot_turns.py``); the other sockets
+of ``--clients-per-table`` are spectators. The default table is 4 seats = humans at seats 0 and
+2, medium bots at seats 1 and 3, plus 2 spectators: 2 + 2 = 4 sockets per table, 800 for 200
+tables. A human thinks ``--think`` seconds (uniform) before each decision: 1 to 2.5 s by
+default, a quick player. With bots at 0.1 s that offers about 200 moves/s at 200 tables if the
+server keeps up (a table's round is ~6 moves: 3 by its humans at ~1.75 s, 3 by its bots);
+``--think 0.2:0.5`` offers about 500. Clocks are ``--move-seconds`` per move, far beyond any
+think time, so a timeout means the server fell that far behind (it is counted as an error).
 Games rarely finish within a run (a game is ~250 moves); one that does is replaced. See
 ``benchmarks/load_clients.py`` for the clients' exact behaviour.
 
@@ -141,6 +141,7 @@ def parse_args() -> argparse.Namespace:
     add("--celery-workers", type=int, default=1, help="Celery worker processes (default 1)")
     add("--think", default="1.0:2.5", help="a human's think time range, seconds (1.0:2.5)")
     add("--bot-delay", type=float, default=0.1, help="BOT_MOVE_DELAY, seconds (default 0.1)")
+    add("--bot-nice", type=int, default=10, help="BOT_MOVE_NICE (default 10, as deployed)")
     add("--bot-level", default="medium", choices=["easy", "medium", "hard"])
     add("--move-seconds", type=int, default=20, help="clock per move, seconds (default 20)")
     add("--load-processes", type=int, default=1, help="load generator processes (default 1)")
@@ -204,6 +205,7 @@ class Stack:
             "CELERY_QUEUE": self.name,
             "CELERY_BEAT_SCHEDULE_FILENAME": str(self.workdir / "celerybeat-schedule"),
             "BOT_MOVE_DELAY": str(args.bot_delay),
+            "BOT_MOVE_NICE": str(args.bot_nice),
             "PYTHONUNBUFFERED": "1",
         }
 
@@ -756,6 +758,7 @@ def report(args, results: dict) -> None:
     )
     print(
         f"think {args.think[0]}-{args.think[1]} s, BOT_MOVE_DELAY {args.bot_delay} s, "
+        f"BOT_MOVE_NICE {args.bot_nice}, "
         f"{args.move_seconds} s per move; {args.web_workers} uvicorn workers, "
         f"{args.celery_workers} Celery worker(s) {args.celery_pool} x{args.celery_concurrency} "
         f"+ beat, {args.load_processes} load "
