@@ -13,14 +13,15 @@ PASSWORD = "correct-horse-battery"
 
 
 def hashed(password: str) -> str:
-    """``password`` hashed once per test process with the site's real hasher (PBKDF2, about
-    0.5 s on this machine): a fixture making four users paid two seconds before. Users share
-    the salt, which no test looks at; a login still checks the password the slow way."""
-    return _hashed(password, settings.PASSWORD_HASHERS[0])  # tests may set a faster hasher
+    """``password`` hashed once per test process with the hasher in force (the site's PBKDF2
+    unless a test sets a faster one; PBKDF2 takes about 0.5 s here, and a fixture making four
+    users paid two seconds before). Users share the salt, which no test looks at; a login
+    still checks the password with that hasher."""
+    return _hashed(password, settings.PASSWORD_HASHERS[0])
 
 
 @cache
-def _hashed(password: str, hasher: str) -> str:
+def _hashed(password: str, hasher_path: str) -> str:  # hasher_path: part of the cache key
     return make_password(password, hasher=get_hasher("default"))
 
 
