@@ -17,13 +17,14 @@ after ``--bot-delay`` seconds by the web process that made the move before, on t
 ``--bot-nice`` steps below it in CPU priority, see ``games/bot_turns.py``); the other sockets
 of ``--clients-per-table`` are spectators. The default table is 4 seats = humans at seats 0 and
 2, medium bots at seats 1 and 3, plus 2 spectators: 2 + 2 = 4 sockets per table, 800 for 200
-tables. A human thinks ``--think`` seconds (uniform) before each decision: 1 to 2.5 s by
-default, a quick player. With bots at 0.1 s that offers about 200 moves/s at 200 tables if the
-server keeps up (a table's round is ~6 moves: 3 by its humans at ~1.75 s, 3 by its bots);
-``--think 0.2:0.5`` offers about 500. Clocks are ``--move-seconds`` per move, far beyond any
-think time, so a timeout means the server fell that far behind (it is counted as an error).
-Games rarely finish within a run (a game is ~250 moves); one that does is replaced. See
-``benchmarks/load_clients.py`` for the clients' exact behaviour.
+tables. A human thinks ``--think`` seconds (uniform) before each decision: 1.5 to 3 s by
+default, a quick player. With bots at 0.1 s that offers about 170 moves/s at 200 tables if the
+server keeps up: the required 150 with room. ``--think 1.0:2.5`` offers about 200 (where this
+2-core machine's latency turns up: see the README) and ``--think 0.2:0.5`` about 500. Clocks
+are ``--move-seconds`` per move, far beyond any think time, so a timeout means the server fell
+that far behind (it is counted as an error). Games rarely finish within a run (a game is ~250
+moves); one that does is replaced. See ``benchmarks/load_clients.py`` for the clients' exact
+behaviour.
 
 Measured over ``--duration`` seconds after ``--warmup`` seconds (which start once every table
 has its sockets connected): moves per second (the sum of ``Game.version`` increments, read
@@ -139,7 +140,7 @@ def parse_args() -> argparse.Namespace:
     add("--celery-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
     add("--celery-pool", default="prefork", help="Celery pool (default prefork, as deployed)")
     add("--celery-workers", type=int, default=1, help="Celery worker processes (default 1)")
-    add("--think", default="1.0:2.5", help="a human's think time range, seconds (1.0:2.5)")
+    add("--think", default="1.5:3.0", help="a human's think time range, seconds (1.5:3.0)")
     add("--bot-delay", type=float, default=0.1, help="BOT_MOVE_DELAY, seconds (default 0.1)")
     add("--bot-nice", type=int, default=10, help="BOT_MOVE_NICE (default 10, as deployed)")
     add("--bot-level", default="medium", choices=["easy", "medium", "hard"])
