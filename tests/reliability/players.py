@@ -117,6 +117,12 @@ class Player:
 
     async def _session(self, ws) -> None:
         self._ws = ws
+        # An action sent on the connection that died may never have reached a server (its web
+        # process was killed): no answer will come on this one. Decide again on the full frame
+        # that follows, as the page does (it is no longer busy once its socket closes). If the
+        # action was applied, that frame is past its version and the same decision is not sent.
+        self.pending = None
+        self.awaiting_view = False
         while not self.finished.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=self.quiet or 3600)
