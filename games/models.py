@@ -103,6 +103,12 @@ class Table(models.Model):
     def get_absolute_url(self):
         return reverse("table", kwargs={"table_id": self.pk})
 
+    def game_params(self, seed: int) -> dict:
+        """``engine.new_game``'s arguments for this table's game dealt with ``seed`` (and
+        ``engine.replay``'s, to replay it from its events)."""
+        return {"ruleset": self.ruleset, "variant": self.variant, "seats": self.seat_count,
+                "seed": seed, "options": self.options}  # fmt: skip
+
     @property
     def is_full(self) -> bool:
         return self.seats.count() >= self.seat_count

@@ -158,9 +158,7 @@ def table_replay(request, table_id):
     if table.status != Table.Status.FINISHED:
         raise Http404
     events = list(game.events.filter(seq__gt=0).order_by("seq").values("seq", "seat", "action"))
-    params = {"ruleset": table.ruleset, "variant": table.variant, "seats": table.seat_count,
-              "seed": game.seed, "options": table.options}  # fmt: skip
-    state = engine.new_game(**params)
+    state = engine.new_game(**table.game_params(game.seed))
     frames = [engine.view_for(state, "all")]
     for event in events:
         engine.apply_action(state, event["seat"], event["action"])

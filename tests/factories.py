@@ -5,7 +5,7 @@ from functools import cache
 import factory
 from allauth.account.models import EmailAddress
 from django.conf import settings
-from django.contrib.auth.hashers import get_hasher, make_password
+from django.contrib.auth.hashers import make_password
 
 from ttr_site.accounts.models import User
 
@@ -22,7 +22,7 @@ def hashed(password: str) -> str:
 
 @cache
 def _hashed(password: str, hasher_path: str) -> str:  # hasher_path: part of the cache key
-    return make_password(password, hasher=get_hasher("default"))
+    return make_password(password)
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -8,9 +8,8 @@ it back, so every busy thread in a process lengthens every push of that process.
 
 A pool's threads can run at a lower CPU priority than the rest of the process (``nice``): the
 bot moves' pool does (``BOT_MOVE_NICE``), so that when the machine is short of CPU the kernel
-runs the event loops and the players' moves first. In the load benchmark at ~200 moves/s on
-2 cores, that took the p99 of a player's action from 412-668 ms to 214-228 ms; a bot's turn
-waits a little longer in the tail, and nothing changes while the CPU has room.
+runs the event loops and the players' moves first; a bot's turn waits a little longer, and
+nothing changes while the CPU has room (figures: README, Benchmarks).
 """
 
 import logging
@@ -48,7 +47,7 @@ def _lower_priority(nice: int) -> None:
     tid = threading.get_native_id()
     try:
         os.setpriority(os.PRIO_PROCESS, tid, os.getpriority(os.PRIO_PROCESS, tid) + nice)
-    except OSError as exc:  # not Linux-like, or refused: the thread runs at the normal priority
+    except OSError as exc:  # refused: the thread runs at the process's priority
         log.warning("could not lower the priority of thread %s: %r", tid, exc)
 
 

@@ -36,8 +36,5 @@ def replay_events(game):
     """The game replayed from its seed with its events' actions (the whole log held)."""
     from games.models import GameEvent
 
-    table = game.table
-    params = {"ruleset": table.ruleset, "variant": table.variant, "seats": table.seat_count,
-              "seed": game.seed, "options": table.options}  # fmt: skip
     events = GameEvent.objects.filter(game=game, seq__gt=0).order_by("seq")
-    return engine.replay(params, [(e.seat, e.action) for e in events])
+    return engine.replay(game.table.game_params(game.seed), [(e.seat, e.action) for e in events])
