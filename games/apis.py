@@ -39,9 +39,9 @@ def parse(serializer_class, data):
 
 
 def visible_table(request, table_id: int) -> Table:
-    """The table if the caller may see it; a private one only by those seated at it."""
+    """The table if the caller may see it (``Table.visible_to``), else ``not_found``."""
     table = Table.objects.prefetch_related("seats__user").filter(pk=table_id).first()
-    if table is None or (table.is_private and table.seat_of(request.user) is None):
+    if table is None or not table.visible_to(request.user):
         raise GameError("not_found")
     return table
 

@@ -96,26 +96,42 @@ def game_changed(
     entries: list,
     clock: dict,
     *,
+    holders: dict[int, int],
     running: bool = True,
-    seats=None,
 ) -> None:
-    """Push each seat its own view and the spectators the public one, with the clock and
-    the log ``entries`` the change made (from ``since``).
+    """Push each held seat its own view and the spectators the public one, with the clock
+    and the log ``entries`` the change made (from ``since``).
 
-    ``seats``: the seats a socket can listen to (default: all). A bot's own seat has no
-    player to watch it, so its view need not be built."""
+    ``holders``: the user who holds each seat at this version (a seat played by a bot, its
+    own or handed over, has none: nobody may see its view). Each seat's push names its
+    holder, and a socket passes on only the pushes addressed to its own user
+    (``TableConsumer.view_push``), so a seat's secrets never reach a socket that connected
+    while someone else held the seat."""
     messages = []
-    for seat in range(state.n) if seats is None else seats:
+    for seat, holder in sorted(holders.items()):
         frame = view_frame(state, version, seat, since, entries, running=running)
-        messages.append((seat_group(table_id, seat), view_push(frame | {"clock": clock})))
+        push = view_push(frame | {"clock": clock}) | {"holder": holder}
+        messages.append((seat_group(table_id, seat), push))
     frame = view_frame(state, version, None, since, entries) | {"clock": clock}
     messages.append((public_group(table_id), view_push(frame)))
     send_all(messages)
 
 
 def table_changed(table_id: int) -> None:
-    """Seats or status changed: every consumer at the table sends its client the summary."""
+    """Seats or status changed: every consumer at the table asks again which seat its user
+    holds and whether they may still see the table, then sends its client the summary."""
     send(table_group(table_id), {"type": "table.changed"})
+
+
+def league_group(league_id: int) -> str:
+    """The sockets at the tables of a private league: told when its members change."""
+    return f"league-{league_id}-tables"
+
+
+def league_access_changed(league_id: int) -> None:
+    """Who belongs to a private league changed: its tables' sockets ask again whether their
+    user may still see them (a removed member's are closed)."""
+    send(league_group(league_id), {"type": "table.changed"})
 
 
 def chat(table_id: int, message: dict) -> None:

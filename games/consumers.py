@@ -45,6 +45,10 @@ CHAT_HISTORY = 50
 # sent a full frame instead; pushes overtake each other by milliseconds.
 HOLD_SECONDS = 0.5
 SERVER_ERROR = _("Something went wrong; nothing was changed.")
+# A socket whose user may no longer see its table (removed from a private table or league) is
+# closed with this code, after an error frame that says why.
+ACCESS_LOST, ACCESS_LOST_CODE = "access_lost", 4403
+ACCESS_LOST_MESSAGE = _("You can no longer see this table.")
 
 
 class JsonFrameConsumer(AsyncWebsocketConsumer):
@@ -148,7 +152,12 @@ def _jsonable(params: dict) -> dict:
 
 
 class TableConsumer(JsonFrameConsumer):
-    """One table: the seat's own view (or the public one), chat and presence."""
+    """One table: the seat's own view (or the public one), chat and presence.
+
+    The seat whose view a socket gets follows its user: whenever who holds a seat or who may
+    see the table changes (``table.changed``, or a push addressed to another holder), the
+    socket asks again (``_follow_access``) and moves to its user's seat now, to the public
+    view, or is closed (``ACCESS_LOST``) if its user may no longer see the table."""
 
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -159,8 +168,10 @@ class TableConsumer(JsonFrameConsumer):
         if access is None:
             await self.close(code=4404)
             return
-        (self.seat,) = access
+        self.seat, league_group = access
         self.groups_joined = [broadcast.table_group(self.table_id), self._view_group()]
+        if league_group is not None:
+            self.groups_joined.append(league_group)
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
         await self.accept()
@@ -171,10 +182,8 @@ class TableConsumer(JsonFrameConsumer):
         await self._presence(+1)
 
     async def disconnect(self, code):
-        for group in getattr(self, "groups_joined", []):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        if hasattr(self, "groups_joined"):
-            await self._presence(-1)
+        if getattr(self, "groups_joined", None):
+            await self._leave_groups()
 
     def _view_group(self) -> str:
         if self.seat is None:
@@ -183,15 +192,46 @@ class TableConsumer(JsonFrameConsumer):
 
     @database_sync_to_async
     def _access(self):
-        """``None`` if the user may not watch; else ``(seat,)`` with the seat they play here
-        (``None`` for a spectator)."""
+        """``None`` if the user may not see the table (``Table.visible_to``); else ``(seat,
+        league_group)``: the seat they hold here now (``None``: they watch), and the group
+        that tells of a private league's membership changes (``None`` if not one)."""
         table = Table.objects.filter(pk=self.table_id).prefetch_related("seats").first()
-        if table is None:
+        if table is None or not table.visible_to(self.user):
             return None
-        seat = table.seat_of(self.user)
-        if table.is_private and seat is None:
-            return None
-        return (seat.position if seat is not None and not seat.abandoned else None,)
+        # A seated player sees the table whatever league it belongs to (Table.visible_to).
+        watcher = table.league_id is not None and table.seat_of(self.user) is None
+        return _held_seat(table, self.user), broadcast.league_group(
+            table.league_id
+        ) if watcher else None
+
+    async def _follow_access(self) -> bool:
+        """Ask again which seat this socket's user holds; move the socket to that seat's view
+        (or the public one) with a full frame, or close it if the table is no longer theirs
+        to see. Returns whether the socket stays open."""
+        access = await self._access()
+        if access is None:
+            await self._leave_groups()
+            await self.send_error(ACCESS_LOST, str(ACCESS_LOST_MESSAGE))
+            await self.close(code=ACCESS_LOST_CODE)
+            return False
+        seat = access[0]
+        if seat != self.seat:
+            old = self._view_group()
+            await self.channel_layer.group_discard(old, self.channel_name)
+            self.seat = seat
+            self.groups_joined = [g for g in self.groups_joined if g != old]
+            self.groups_joined.append(self._view_group())
+            await self.channel_layer.group_add(self._view_group(), self.channel_name)
+            # The next view is a full one for the new seat, whatever version it is at.
+            self.sent_version, self.early = -1, {}
+            await self._send_sync()
+        return True
+
+    async def _leave_groups(self) -> None:
+        groups, self.groups_joined = self.groups_joined, []
+        for group in groups:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        await self._presence(-1)
 
     async def handle_frame(self, content: dict) -> None:
         kind = content["type"]
@@ -264,6 +304,12 @@ class TableConsumer(JsonFrameConsumer):
         # drop one the client already has, hold one that skips a version until the missing
         # one comes (then both, in order) or, after HOLD_SECONDS, send a full frame instead.
         version, text = event["version"], event["text"]
+        holder = event.get("holder")
+        if holder is not None and holder != getattr(self.user, "pk", None):
+            # A seat's view for whoever holds the seat now, not this socket's user: this
+            # socket's user gave the seat up or moved to another. Never pass it on.
+            await self._follow_access()
+            return
         if version <= self.sent_version:
             return
         if version > self.sent_version + 1:
@@ -298,6 +344,8 @@ class TableConsumer(JsonFrameConsumer):
         game = Game.objects.filter(table_id=self.table_id).select_related("table").first()
         if game is None:
             return None
+        if _held_seat(game.table, self.user) != self.seat:
+            return None  # the seat changed hands since: table.changed moves this socket on
         return services.game_frame(game=game, seat=self.seat)
 
     async def _send_table(self) -> None:
@@ -309,7 +357,8 @@ class TableConsumer(JsonFrameConsumer):
         return table_summary(table, self.user)
 
     async def table_changed(self, event):
-        await self._send_table()
+        if await self._follow_access():
+            await self._send_table()
 
     async def _presence(self, delta: int) -> None:
         if not getattr(self.user, "is_authenticated", False):
@@ -319,6 +368,12 @@ class TableConsumer(JsonFrameConsumer):
             broadcast.table_group(self.table_id),
             {"type": "frame", "frame": {"type": "presence", "online": online}},
         )
+
+
+def _held_seat(table: Table, user) -> int | None:
+    """The position of the seat ``user`` plays at ``table`` now (``None``: they watch)."""
+    seat = table.seat_of(user)
+    return seat.position if seat is not None and not seat.abandoned else None
 
 
 def _game_id_of(table_id: int) -> int | None:

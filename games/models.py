@@ -10,6 +10,7 @@ game's length, and the whole log is the events' entries in order.
 
 import secrets
 
+from django.apps import apps
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -49,12 +50,19 @@ class BotLevel(models.TextChoices):
 
 class TableQuerySet(models.QuerySet):
     def open_public(self):
-        return self.filter(status=Table.Status.OPEN, is_private=False)
+        """Open tables anyone may see and join (none of a private league)."""
+        public = self.filter(status=Table.Status.OPEN, is_private=False)
+        return public.exclude(league__is_private=True)
 
     def visible_to(self, user):
-        if user.is_authenticated:
-            return self.filter(models.Q(is_private=False) | models.Q(seats__user=user)).distinct()
-        return self.filter(is_private=False)
+        """The tables ``user`` may see: the rule of ``Table.visible_to``, as a query."""
+        leagues = apps.get_model("ladder", "League").objects.visible_to(user)
+        public = models.Q(is_private=False) & (
+            models.Q(league__isnull=True) | models.Q(league__in=leagues.values("pk"))
+        )
+        if getattr(user, "is_authenticated", False):
+            return self.filter(public | models.Q(seats__user=user)).distinct()
+        return self.filter(public)
 
 
 class Table(models.Model):
@@ -112,6 +120,20 @@ class Table(models.Model):
     @property
     def is_full(self) -> bool:
         return self.seats.count() >= self.seat_count
+
+    def visible_to(self, user) -> bool:
+        """Whether ``user`` may see this table, its game, chat and replay: the one rule every
+        reader asks (page, REST, socket, chat, replay). A player seated here always may;
+        otherwise a private table is hidden, and a table of a league (a ladder's, or its
+        tournament's) is as visible as the league (``League.objects.visible_to``)."""
+        if self.seat_of(user) is not None:
+            return True
+        if self.is_private:
+            return False
+        if self.league_id is None:
+            return True
+        leagues = apps.get_model("ladder", "League").objects.visible_to(user)
+        return leagues.filter(pk=self.league_id).exists()
 
     def seat_of(self, user) -> "Seat | None":
         if not getattr(user, "is_authenticated", False):

@@ -20,7 +20,7 @@ def lobby(request):
     tables = (
         Table.objects.open_public().select_related("owner").prefetch_related("seats__user")[:50]
     )
-    playing = Table.objects.filter(status=Table.Status.PLAYING, is_private=False)[:20]
+    playing = Table.objects.visible_to(request.user).filter(status=Table.Status.PLAYING)[:20]
     mine = []
     if request.user.is_authenticated:
         mine = Table.objects.filter(
@@ -61,7 +61,7 @@ def table_create(request):
 
 def _visible_table(request, table_id) -> Table:
     table = get_object_or_404(Table.objects.prefetch_related("seats__user"), pk=table_id)
-    if table.is_private and table.seat_of(request.user) is None:
+    if not table.visible_to(request.user):
         raise Http404
     return table
 

@@ -89,8 +89,8 @@ def no_move_threads_left():
 
 @pytest.fixture(scope="session", autouse=True)
 def cache_namespace_of_this_run():
-    """With Redis, this run keys its cache under a prefix of its own. Redis outlives a run, and
-    what an earlier run left there (allauth sends one confirmation e-mail per address per
+    """With Redis, this run keys its cache and its channel layer under a prefix of its own.
+    Redis outlives a run, and what an earlier run left there (allauth sends one confirmation e-mail per address per
     three minutes; rate-limit counters; the sweep lock) must not reach into this one."""
     from django.conf import settings
     from django.test import override_settings
@@ -99,8 +99,14 @@ def cache_namespace_of_this_run():
     if "KEY_PREFIX" not in default:  # the in-memory cache of embedded mode starts empty
         yield
         return
-    run = {**default, "KEY_PREFIX": f"{default['KEY_PREFIX']}-test-{uuid.uuid4().hex[:8]}"}
-    with override_settings(CACHES={**settings.CACHES, "default": run}):
+    tag = f"test-{uuid.uuid4().hex[:8]}"
+    run = {**default, "KEY_PREFIX": f"{default['KEY_PREFIX']}-{tag}"}
+    # Redis pub/sub channels are not scoped by database number: without a prefix of its own,
+    # a run would hear the pushes of another run's table with the same id.
+    layer = settings.CHANNEL_LAYERS["default"]
+    config = layer.get("CONFIG", {})
+    layers = {"default": {**layer, "CONFIG": {**config, "prefix": f"{config.get('prefix')}-{tag}"}}}
+    with override_settings(CACHES={**settings.CACHES, "default": run}, CHANNEL_LAYERS=layers):
         yield
 
 

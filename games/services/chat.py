@@ -41,7 +41,7 @@ def chat_post(*, table_id: int, user, text) -> ChatMessage:
     table = Table.objects.filter(pk=table_id).first()
     if table is None:
         raise GameError("not_found")
-    if table.is_private and table.seat_of(user) is None:
+    if not table.visible_to(user):
         raise GameError("private_table")
     limit, window = settings.CHAT_RATE_LIMIT, settings.CHAT_RATE_WINDOW
     if not rate_limit_hit(f"chat:{table_id}:{user.pk}", limit, window):

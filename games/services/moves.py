@@ -405,6 +405,8 @@ def _abandon(seat: Seat) -> None:
     seat.abandoned = True
     seat.bot_level = seat.bot_level or BotLevel.MEDIUM
     seat.save(update_fields=["abandoned", "bot_level", "timeouts_in_row", "bank_left"])
+    # The player's sockets at the table stop seeing the seat and watch on (TableConsumer).
+    transaction.on_commit(lambda: broadcast.table_changed(seat.table_id))
     user = seat.user
     if user is not None:
         from ttr_site.accounts.services import notification_send
@@ -456,10 +458,10 @@ def _announce(game, table, seats, version, state, since, entries) -> None:
 
     clock = clocks.clock_summary(table, game, seats.values())
     running = table.status == Table.Status.PLAYING
-    # Seats never held by a user are pure bots: nobody can watch their seat view.
-    watched = [p for p, s in sorted(seats.items()) if s.user_id is not None]
+    # Bots' seats (their own, or handed over) have no holder: nobody may watch their view.
+    holders = {p: s.user_id for p, s in seats.items() if s.user_id is not None and not s.is_bot}
     broadcast.game_changed(
-        table.pk, version, state, since, entries, clock, running=running, seats=watched
+        table.pk, version, state, since, entries, clock, holders=holders, running=running
     )
     if engine.is_terminal(state) or not running:
         return

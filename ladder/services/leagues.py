@@ -4,7 +4,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games import engine
+from games import broadcast, engine
 from games.models import TimeControl
 from ladder.errors import LadderError
 from ladder.models import Challenge, League, Membership, QueueEntry
@@ -121,3 +121,6 @@ def _drop_member(league: League, member: Membership) -> None:
     pending.filter(challenger_id=member.user_id).update(status=Challenge.Status.CANCELLED)
     pending.filter(challenged_id=member.user_id).update(status=Challenge.Status.DECLINED)
     member.delete()
+    if league.is_private:
+        # Their sockets at the league's tables (ones they only watch) close now.
+        transaction.on_commit(lambda: broadcast.league_access_changed(league.pk))

@@ -232,7 +232,9 @@ def _open_table(t: Tournament, table: Pairing) -> None:
         bank_seconds=t.bank_seconds,
         turn_hours=t.turn_hours,
         rated=t.rated,
-        league=t.league if t.rated else None,
+        # Always the tournament's league (rated or not): its tables are as visible as the
+        # league (Table.visible_to); only a rated table's result reaches the ladder.
+        league=t.league,
     )
     table.table, table.status = live, Pairing.Status.PLAYING
     table.save(update_fields=["table", "status"])

@@ -1,0 +1,326 @@
+"""A seat's secrets reach exactly the sockets of whoever holds that seat now (issue 20).
+
+For every path that changes who holds a seat or who may see a table (join after a leave,
+early-start renumbering, leaving mid-game, a bot taking over after timeouts, removal from a
+private table, removal from a private league), a socket opened *before* the change is kept
+open and everything it receives afterwards is searched for the seat's secrets: a view frame
+of that seat, its legal actions, its ticket ids. The new holder's socket gets its own view.
+Real sockets over the configured channel layer (Redis pub/sub in CI).
+"""
+
+import json
+from datetime import timedelta
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.db import database_sync_to_async
+from django.test import Client
+from django.utils import timezone
+
+from games import engine, services
+from games.models import Game, Table
+from ladder import services as ladder_services
+from tests.games.test_table_socket import secret_facts, socket
+from tests.ladder.factories import LeagueFactory, MembershipFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+QUIET = 0.6  # seconds of silence that end a drain: pushes arrive within milliseconds
+
+
+class Listener:
+    """Every frame a socket received, and the code it was closed with (if it was)."""
+
+    def __init__(self, communicator):
+        self.communicator = communicator
+        self.frames: list[dict] = []
+        self.closed: int | None = None
+
+    async def connect(self) -> "Listener":
+        connected, code = await self.communicator.connect()
+        assert connected, code
+        return self
+
+    async def drain(self) -> list[dict]:
+        """The frames that came since the last drain (until QUIET seconds pass silently)."""
+        new = []
+        while self.closed is None and not await self.communicator.receive_nothing(QUIET):
+            output = await self.communicator.receive_output()
+            if output["type"] == "websocket.close":
+                self.closed = output.get("code")
+            else:
+                new.append(json.loads(output["text"]))
+        self.frames += new
+        return new
+
+
+def listen(table_id, user) -> Listener:
+    return Listener(socket(table_id, user))
+
+
+def views(frames) -> list[dict]:
+    return [f for f in frames if f["type"] == "view"]
+
+
+def game_of(table) -> Game:
+    return Game.objects.get(table=table)
+
+
+def state_of(table):
+    return services.game_state(game_of(table), whole_log=True)
+
+
+def assert_nothing_of_seat(frames, seat: int, secrets: set[str]) -> None:
+    """None of ``frames`` is ``seat``'s view, offers its actions or names its tickets."""
+    text = json.dumps(frames)
+    for ticket_id in secrets:
+        assert f'"{ticket_id}"' not in text, ticket_id
+    for frame in views(frames):
+        assert frame["seat"] != seat, frame["seat"]  # (a frame's legal actions are its seat's)
+        assert frame["view"].get("you", {}).get("seat") != seat
+
+
+def play(table, moves: int) -> None:
+    """Make ``moves`` moves: whoever decides now, a player through their action, a bot
+    through its move (one its own task made first counts too)."""
+    for _ in range(moves):
+        game, state = game_of(table), state_of(table)
+        seats = {s.position: s for s in table.seats.select_related("user")}
+        seat = seats[engine.current_seats(state)[0]]
+        if seat.is_bot:
+            services.game_bot_move(game_id=game.pk, expected_version=game.version)
+            continue
+        action = engine.legal_actions(state, seat.position)[0]
+        services.game_submit_action(
+            game_id=game.pk, user=seat.user, action=action, expected_version=game.version
+        )
+
+
+def run(scenario) -> None:
+    async_to_sync(scenario)()
+
+
+db = database_sync_to_async
+
+
+def test_a_socket_kept_open_after_leaving_gets_nothing_of_the_next_holder(cast):
+    alice, bob, carol, dave = (cast[n] for n in ("alice", "bob", "carol", "dave"))
+    table = services.table_create(owner=alice, seat_count=3)
+    services.table_join(table_id=table.pk, user=bob)
+
+    async def scenario():
+        old = await listen(table.pk, bob).connect()
+        await old.drain()
+        await db(services.table_leave)(table_id=table.pk, user=bob)
+        await db(services.table_join)(table_id=table.pk, user=carol)  # bob's seat, 1
+        await db(services.table_join)(table_id=table.pk, user=dave)  # the game starts
+        assert (await db(lambda: table.seats.get(user=carol).position)()) == 1
+        new = await listen(table.pk, carol).connect()
+        await db(play)(table, 3)
+        await old.drain(), await new.drain()
+        secrets = set()
+        for seat in (1, 2):
+            secrets |= await db(lambda s=seat: secret_facts(state_of(table), s))()
+        assert_nothing_of_seat(old.frames, 1, secrets)
+        assert views(old.frames) and old.closed is None  # bob still watches
+        assert views(new.frames)[-1]["view"]["you"]["seat"] == 1
+        for c in (old, new):
+            await c.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_early_start_renumbering_moves_each_open_socket_to_its_new_seat(cast):
+    alice, bob, carol = cast["alice"], cast["bob"], cast["carol"]
+    table = services.table_create(owner=alice, seat_count=4)
+    for user in (bob, carol):
+        services.table_join(table_id=table.pk, user=user)
+    seat_of = {}
+
+    async def scenario():
+        # carol holds seat 2 when her socket connects; bob (seat 1) leaves before the start.
+        carol_socket = await listen(table.pk, carol).connect()
+        alice_socket = await listen(table.pk, alice).connect()
+        await db(services.table_leave)(table_id=table.pk, user=bob)
+        await db(services.table_start)(table_id=table.pk, by=alice)
+        seat_of.update(await db(lambda: {s.user_id: s.position for s in table.seats.all()})())
+        assert seat_of[carol.pk] == 1  # renumbered from 2
+        await db(play)(table, 2)
+        await carol_socket.drain(), await alice_socket.drain()
+        state = await db(state_of)(table)
+        assert_nothing_of_seat(carol_socket.frames, 0, secret_facts(state, 0))
+        assert_nothing_of_seat(alice_socket.frames, 1, secret_facts(state, 1))
+        carol_views = [f for f in views(carol_socket.frames) if f["seat"] is not None]
+        assert carol_views and {f["seat"] for f in carol_views} == {1}
+        assert carol_views[-1]["view"]["you"]["seat"] == 1
+        for c in (carol_socket, alice_socket):
+            await c.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_renumbering_never_hands_an_open_socket_another_players_hand(cast):
+    """The attack as found: four seated, the second leaves, the owner starts early; the
+    socket carol opened in seat 2 (now seat 1) must not get the new seat 2's (dave's) view."""
+    alice, bob, carol, dave = (cast[n] for n in ("alice", "bob", "carol", "dave"))
+    table = services.table_create(owner=alice, seat_count=5)
+    for user in (bob, carol, dave):
+        services.table_join(table_id=table.pk, user=user)
+
+    async def scenario():
+        carol_socket = await listen(table.pk, carol).connect()  # seat 2
+        dave_socket = await listen(table.pk, dave).connect()  # seat 3
+        await db(services.table_leave)(table_id=table.pk, user=bob)
+        await db(services.table_start)(table_id=table.pk, by=alice)
+        positions = await db(lambda: {s.user_id: s.position for s in table.seats.all()})()
+        assert positions == {alice.pk: 0, carol.pk: 1, dave.pk: 2}
+        await db(play)(table, 2)
+        await carol_socket.drain(), await dave_socket.drain()
+        state = await db(state_of)(table)
+        assert_nothing_of_seat(carol_socket.frames, 2, secret_facts(state, 2))
+        assert_nothing_of_seat(dave_socket.frames, 1, secret_facts(state, 1))
+        assert views(carol_socket.frames)[-1]["view"]["you"]["seat"] == 1
+        assert views(dave_socket.frames)[-1]["view"]["you"]["seat"] == 2
+        for c in (carol_socket, dave_socket):
+            await c.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_a_player_who_leaves_mid_game_watches_on_without_the_seat(cast):
+    alice, bob = cast["alice"], cast["bob"]
+    table = services.table_create(owner=alice, seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+
+    async def scenario():
+        bob_socket = await listen(table.pk, bob).connect()
+        await bob_socket.drain()
+        await db(services.table_leave)(table_id=table.pk, user=bob)  # a bot plays seat 1
+        after = len(bob_socket.frames)
+        await db(play)(table, 6)
+        await bob_socket.drain()
+        state = await db(state_of)(table)
+        later = bob_socket.frames[after:]
+        assert_nothing_of_seat(later, 1, secret_facts(state, 1))
+        assert views(later) and all(f["seat"] is None for f in views(later))
+        assert bob_socket.closed is None
+        await bob_socket.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_a_seat_a_bot_takes_after_timeouts_is_no_longer_seen_by_its_player(cast, settings):
+    settings.TIMEOUTS_BEFORE_ABANDON = 1
+    alice, bob = cast["alice"], cast["bob"]
+    table = services.table_create(owner=alice, seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+
+    async def scenario():
+        bob_socket = await listen(table.pk, bob).connect()
+        await bob_socket.drain()
+        after = len(bob_socket.frames)
+
+        def time_out():
+            game = game_of(table)
+            past = timezone.now() - timedelta(hours=1)
+            Game.objects.filter(pk=game.pk).update(deadline=past, turn_started_at=past)
+            assert services.game_handle_timeout(game_id=game.pk, expected_version=game.version)
+
+        await db(time_out)()
+        assert await db(lambda: table.seats.get(user=bob).abandoned)()
+        await db(play)(table, 3)
+        await bob_socket.drain()
+        state = await db(state_of)(table)
+        later = bob_socket.frames[after:]
+        assert_nothing_of_seat(later, 1, secret_facts(state, 1))
+        assert views(later)
+        await bob_socket.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_a_player_removed_from_a_private_table_is_cut_off(cast):
+    alice, bob, carol = cast["alice"], cast["bob"], cast["carol"]
+    table = services.table_create(owner=alice, seat_count=3, is_private=True)
+    services.table_join(table_id=table.pk, user=bob, invite_token=table.invite_token)
+
+    async def scenario():
+        bob_socket = await listen(table.pk, bob).connect()
+        await bob_socket.drain()
+        await db(services.table_remove_seat)(table_id=table.pk, by=alice, position=1)
+        frames = await bob_socket.drain()
+        assert bob_socket.closed == 4403
+        assert frames[-1]["type"] == "error" and frames[-1]["code"] == "access_lost"
+        assert frames[-1]["message"]
+        await db(services.chat_post)(table_id=table.pk, user=alice, text="secret plan")
+        await db(services.table_join)(
+            table_id=table.pk, user=carol, invite_token=table.invite_token
+        )
+        assert "secret plan" not in json.dumps(bob_socket.frames)
+        # And a new socket of his is refused.
+        again = listen(table.pk, bob)
+        assert (await again.communicator.connect()) == (False, 4404)
+
+    run(scenario)
+
+
+def test_a_member_removed_from_a_private_league_loses_its_tables(cast):
+    alice, bob, carol, dave = (cast[n] for n in ("alice", "bob", "carol", "dave"))
+    league = LeagueFactory(is_private=True)
+    MembershipFactory(league=league, user=alice, role="admin")
+    for user in (bob, carol):
+        MembershipFactory(league=league, user=user)
+    table = services.table_open_full(
+        players=[alice, bob], ruleset="europe", variant="classic", league=league
+    )
+
+    async def scenario():
+        watcher = await listen(table.pk, carol).connect()
+        assert views(await watcher.drain())[-1]["seat"] is None
+        stranger = listen(table.pk, dave)
+        assert (await stranger.communicator.connect()) == (False, 4404)
+        await db(ladder_services.membership_remove)(league_id=league.pk, by=alice, user_id=carol.pk)
+        frames = await watcher.drain()
+        assert watcher.closed == 4403 and frames[-1]["code"] == "access_lost"
+        # The players themselves keep their table whatever the league does.
+        player = await listen(table.pk, bob).connect()
+        assert views(await player.drain())[-1]["seat"] == 1
+        await player.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_a_private_leagues_tournament_table_is_hidden_from_every_reader(cast):
+    """Unrated too: a tournament's tables carry its league, and are as visible as it."""
+    from tests.ladder.factories import register, tournament
+
+    alice, bob, carol, dave = (cast[n] for n in ("alice", "bob", "carol", "dave"))
+    league = LeagueFactory(is_private=True)
+    MembershipFactory(league=league, user=alice, role="admin")
+    for user in (bob, carol):
+        MembershipFactory(league=league, user=user)
+    t = tournament(alice, league=league, table_size=2, rated=False)
+    register(t, [alice, bob])
+    ladder_services.tournament_start_now(tournament_id=t.pk, by=alice)
+    table = Table.objects.get(tournament_pairing__round__tournament=t)
+    assert table.league_id == league.pk
+    services.table_end_early(table_id=table.pk)  # a finished table has a replay too
+    member, stranger, anonymous = Client(), Client(), Client()
+    member.force_login(carol)
+    stranger.force_login(dave)
+    urls = [
+        f"/table/{table.pk}/",
+        f"/table/{table.pk}/replay/",
+        f"/api/v1/tables/{table.pk}/",
+        f"/api/v1/tables/{table.pk}/game/",
+        f"/api/v1/tables/{table.pk}/game/events/",
+    ]
+    for url in urls:
+        assert member.get(url).status_code == 200, url
+        assert stranger.get(url).status_code == 404, url
+        assert anonymous.get(url).status_code in (401, 403, 404), url
+    listed = stranger.get("/api/v1/tables/").json()
+    ids = [t["id"] for t in listed.get("results", listed)]
+    assert table.pk not in ids
+    assert f"/table/{table.pk}/" not in stranger.get("/play/").content.decode()
+    with pytest.raises(Exception, match="private_table"):
+        services.chat_post(table_id=table.pk, user=dave, text="hello")
