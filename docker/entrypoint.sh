@@ -10,9 +10,11 @@ case "$role" in
     # (benchmarks/load.py on 2 cores: 8 processes beat 4, which beat 2). No permessage-deflate:
     # a frame is 2-12 KB of JSON, and compressing it for every socket (zlib gives up the GIL
     # each time) cost more latency than the bytes it saves (README, "Benchmarks").
+    # --no-proxy-headers: the site reads X-Forwarded-For itself, only from TRUSTED_PROXIES
+    # (ttr_site/client_address.py); uvicorn would believe it from anyone named here.
     exec uvicorn ttr_site.asgi:application --host 0.0.0.0 --port "${PORT:-8000}" \
       --workers "${WEB_CONCURRENCY:-$(( $(nproc) * 4 ))}" --ws-per-message-deflate "${WS_COMPRESSION:-false}" \
-      --proxy-headers --forwarded-allow-ips='*' --no-access-log
+      --no-proxy-headers --no-access-log
     ;;
   worker)
     exec celery -A ttr_site worker --loglevel=INFO --concurrency="${WORKER_CONCURRENCY:-4}"

@@ -50,6 +50,7 @@ def test_production_values_pass_the_deployment_checklist():
     [
         ("DEBUG", "maybe", "DEBUG must be true or false, not 'maybe'"),
         ("CONN_MAX_AGE", "soon", "CONN_MAX_AGE must be a whole number, not 'soon'"),
+        ("TRUSTED_PROXIES", "10.0.0.1,*", "TRUSTED_PROXIES must list IP addresses or networks"),
     ],
 )
 def test_a_malformed_variable_is_a_clear_configuration_error(name, value, message):

@@ -10,6 +10,7 @@ environment. Two modes follow from it:
   worker and beat as separate processes, a Redis cache; ``DATABASE_URL`` points at PostgreSQL.
 """
 
+import ipaddress
 import os
 from pathlib import Path
 
@@ -56,6 +57,20 @@ def env_float(name: str, default: float) -> float:
         return float(raw)
     except ValueError:
         raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}.") from None
+
+
+def env_networks(name: str) -> list[str]:
+    """A comma-separated list of IP addresses or networks (CIDR); a malformed one is a
+    configuration error."""
+    entries = [entry.strip() for entry in env.list(name, default=[]) if entry.strip()]
+    for entry in entries:
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name} must list IP addresses or networks (CIDR), not {entry!r}."
+            ) from None
+    return entries
 
 
 DEBUG = env_bool("DEBUG", default=False)
@@ -270,7 +285,10 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = False
 ACCOUNT_PREVENT_ENUMERATION = False
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[ttr] "
-# Brute-force protection: allauth counts failed logins per IP and per account in the cache.
+# Its client address and its per-account key for failed log-ins (see the module).
+ACCOUNT_ADAPTER = "ttr_site.accounts.adapter.AccountAdapter"
+# Brute-force protection: allauth counts failed logins per client address and per account in
+# the cache; the admin's log-in counts against the same limits (ttr_site.accounts.forms).
 ACCOUNT_RATE_LIMITS = {
     "login_failed": env.str("LOGIN_FAILED_RATE_LIMIT", default="10/m/ip,5/5m/key"),
 }
@@ -380,6 +398,9 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Proxies whose X-Forwarded-For is believed (addresses or CIDR networks; none by default): the
+# client address of every per-IP limit comes from ttr_site.client_address, and only from them.
+TRUSTED_PROXIES = env_networks("TRUSTED_PROXIES")
 if env_bool("BEHIND_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"

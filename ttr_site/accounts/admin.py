@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from .forms import AdminLoginForm
 from .models import ApiToken, Notification, User
+
+# /admin/login/ shares the site log-in's failed-log-in limits and lock (see the form).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

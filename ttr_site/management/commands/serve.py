@@ -39,6 +39,9 @@ class Command(BaseCommand):
                 workers=workers,
                 lifespan="off",
                 ws_per_message_deflate=False,  # as docker/entrypoint.sh: see there
+                # As docker/entrypoint.sh: X-Forwarded-For is read by the site itself, only
+                # from TRUSTED_PROXIES (uvicorn's default believes it from 127.0.0.1).
+                proxy_headers=False,
                 log_level="info",
             )
         finally:
