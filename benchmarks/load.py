@@ -203,6 +203,8 @@ class Stack:
             "DATABASE_URL": self.database_url,
             "REDIS_URL": redis_url,
             "REDIS_PREFIX": self.name,
+            # Every simulated player connects from this machine's one address.
+            "SOCKETS_PER_ADDRESS": "1000000",
             "CELERY_QUEUE": self.name,
             "CELERY_BEAT_SCHEDULE_FILENAME": str(self.workdir / "celerybeat-schedule"),
             "BOT_MOVE_DELAY": str(args.bot_delay),

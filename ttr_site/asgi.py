@@ -18,11 +18,15 @@ from games.bot_turns import lifespan  # noqa: E402
 from ttr_site import collector  # noqa: E402
 from ttr_site.accounts.socket_auth import TokenOrSessionMiddleware  # noqa: E402
 from ttr_site.routing import websocket_urlpatterns  # noqa: E402
+from ttr_site.socket_quota import SocketQuotaMiddleware  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": TokenOrSessionMiddleware(URLRouter(websocket_urlpatterns)),
+        # Authenticated first: the socket caps count per user as well as per address.
+        "websocket": TokenOrSessionMiddleware(
+            SocketQuotaMiddleware(URLRouter(websocket_urlpatterns))
+        ),
         # Bot moves waiting in this process go to Celery at a graceful shutdown.
         "lifespan": lifespan,
     }

@@ -224,6 +224,10 @@ ACTION_RATE_LIMIT = env_int("ACTION_RATE_LIMIT", default=100)  # game actions pe
 ACTION_RATE_WINDOW = env_int("ACTION_RATE_WINDOW", default=10)  # API's 600/minute
 SOCKET_FRAME_RATE_LIMIT = env_int("SOCKET_FRAME_RATE_LIMIT", default=200)  # per connection
 SOCKET_FRAME_RATE_WINDOW = env_int("SOCKET_FRAME_RATE_WINDOW", default=10)
+# Open WebSockets at once (ttr_site/socket_quota.py): a player's tabs need a few each; an
+# address may be a club or a school behind one router.
+SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", default=30)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", default=200)
 
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_IGNORE_RESULT = True
