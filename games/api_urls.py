@@ -8,6 +8,7 @@ urlpatterns = [
     path("tables/", apis.TableListApi.as_view(), name="api-tables"),
     path("tables/<int:table_id>/", apis.TableDetailApi.as_view(), name="api-table"),
     path("tables/<int:table_id>/join/", apis.TableJoinApi.as_view(), name="api-table-join"),
+    path("tables/<int:table_id>/invite/", apis.TableInviteApi.as_view(), name="api-table-invite"),
     path("tables/<int:table_id>/leave/", apis.TableLeaveApi.as_view(), name="api-table-leave"),
     path("tables/<int:table_id>/bots/", apis.TableBotsApi.as_view(), name="api-table-bots"),
     path(

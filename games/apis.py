@@ -104,6 +104,16 @@ class TableJoinApi(APIView):
 
 
 @extend_schema(tags=[TAG], request=None, responses=TableSerializer)
+class TableInviteApi(APIView):
+    def post(self, request, table_id: int):
+        """The owner replaces the table's invite link (``invite_url``, ``invite_token``): the
+        old one stops working at once."""
+        visible_table(request, table_id)
+        services.table_invite_rotate(table_id=table_id, by=request.user)
+        return summary_response(request, table_id)
+
+
+@extend_schema(tags=[TAG], request=None, responses=TableSerializer)
 class TableLeaveApi(APIView):
     def post(self, request, table_id: int):
         """Give up your seat: before the start it is freed (the owner closes the table);

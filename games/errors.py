@@ -29,6 +29,10 @@ MESSAGES = {
     "not_your_seat": _("That seat is not yours to play."),
     "seat_taken": _("That seat is taken."),
     "login_required": _("Log in to do that."),
+    "too_many_open_tables": _(
+        "Tables waiting for players are limited to {limit} per player; start or close one of "
+        "yours first."
+    ),
 }
 
 

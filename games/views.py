@@ -4,10 +4,12 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games import engine, services
 from games.errors import GameError
@@ -77,16 +79,40 @@ def table_page(request, table_id):
     )
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_invite(request, table_id, token):
-    table = get_object_or_404(Table, pk=table_id, invite_token=token)
+    """An invite link: a GET shows the table and changes nothing; its form's POST takes a
+    seat (docs/security.md: a link opened by a preview or a prefetch joins nobody)."""
+    table = Table.objects.prefetch_related("seats__user").filter(pk=table_id).first()
+    if table is None or not constant_time_compare(token, table.invite_token):
+        return render(request, "invite_invalid.html", status=404)
     if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={request.path}")
-    if table.seat_of(request.user) is None and table.status == Table.Status.OPEN:
+        return redirect_to_login(request.get_full_path())
+    if table.seat_of(request.user) is not None:
+        return redirect(table)
+    if request.method == "POST":
         try:
             services.table_join(table_id=table.pk, user=request.user, invite_token=token)
         except GameError as exc:
             messages.error(request, exc.message)
-    return redirect(table)
+            return redirect(request.path)
+        return redirect(table)
+    summary = table_summary(table, request.user)
+    return render(request, "games/table_invite.html", {"table": table, "summary": summary})
+
+
+@login_required
+@require_POST
+def table_invite_rotate(request, table_id):
+    try:
+        services.table_invite_rotate(table_id=table_id, by=request.user)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(
+            request, gettext("A new invite link is ready; the old one no longer works.")
+        )
+    return redirect("table", table_id=table_id)
 
 
 def _table_action(request, table_id, call):

@@ -31,6 +31,19 @@ urlpatterns = [
     path(TOURNAMENT + "cancel/", T.CancelApi.as_view(), name="api-tournament-cancel"),
     path(TOURNAMENT + "entries/", T.EntriesApi.as_view(), name="api-tournament-entries"),
     path(TOURNAMENT + "entries/<int:entry_id>/", T.EntryApi.as_view(), name="api-tournament-entry"),
+    path(
+        TOURNAMENT + "invitations/", T.InvitationsApi.as_view(), name="api-tournament-invitations"
+    ),
+    path(
+        TOURNAMENT + "invitation/accept/",
+        T.InvitationAcceptApi.as_view(),
+        name="api-tournament-invitation-accept",
+    ),
+    path(
+        TOURNAMENT + "invitation/decline/",
+        T.InvitationDeclineApi.as_view(),
+        name="api-tournament-invitation-decline",
+    ),
     path(TOURNAMENT + "standings/", T.StandingsApi.as_view(), name="api-tournament-standings"),
     path(TOURNAMENT + "rounds/", T.RoundsApi.as_view(), name="api-tournament-rounds"),
     path(

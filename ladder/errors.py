@@ -35,6 +35,11 @@ MESSAGES = {
     "invalid_result": _("That result is not valid: {detail}"),
     "bots_unrated_only": _("Bots can only enter unrated tournaments."),
     "not_enough_entrants": _("Too few players for a table."),
+    "already_entered": _("{name} is already entered in this tournament."),
+    "already_invited": _("{name} has already been invited and has not answered yet."),
+    "invitation_declined": _("{name} declined the invitation to this tournament."),
+    "invitee_not_member": _("{name} is not a member of this tournament's league."),
+    "no_invitation": _("You have no open invitation to this tournament."),
 }
 
 

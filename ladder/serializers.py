@@ -4,10 +4,11 @@ Request bodies are parsed here; responses are built from the models and from the
 models the pages use (``ladder.tournament_presenters``), named and documented here.
 """
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from games.models import BotLevel, TimeControl
-from ladder.models import Entry, League, Membership, Tournament
+from ladder.models import Entry, League, Membership, Tournament, TournamentInvitation
 
 
 class BlankAsNull(serializers.CharField):
@@ -155,6 +156,18 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class InvitationSerializer(serializers.ModelSerializer):
+    """An organizer's invitation: the player is entered only if they accept it."""
+
+    username = serializers.CharField(source="user.username")
+    invited_by = serializers.CharField(source="invited_by.username", allow_null=True)
+
+    class Meta:
+        model = TournamentInvitation
+        fields = ["id", "username", "invited_by", "status", "created_at", "answered_at"]
+        read_only_fields = fields
+
+
 class TournamentDetailSerializer(TournamentSerializer):
     """A tournament with what the caller may do in it now (built by the view)."""
 
@@ -163,23 +176,33 @@ class TournamentDetailSerializer(TournamentSerializer):
     is_organizer = serializers.BooleanField(help_text="the caller runs this tournament")
     active_count = serializers.IntegerField(help_text="entrants still playing")
     your_entry = EntrySerializer(allow_null=True, help_text="the caller's entry, if any")
+    your_invitation = InvitationSerializer(
+        allow_null=True, help_text="the caller's invitation waiting for an answer, if any"
+    )
 
     class Meta(TournamentSerializer.Meta):
         fields = [*TournamentSerializer.Meta.fields, "registration_open", "checkin_open",
-                  "is_organizer", "active_count", "your_entry"]  # fmt: skip
+                  "is_organizer", "active_count", "your_entry", "your_invitation"]  # fmt: skip
         read_only_fields = fields
 
 
 class EntryAddSerializer(serializers.Serializer):
-    """Either ``username`` (a player) or ``bot_level`` (a bot, unrated tournaments)."""
+    """A bot (``bot_level``, unrated tournaments only). Players are not entered by the
+    organizer: invite them (``POST .../invitations/``) and they enter by accepting."""
 
-    username = serializers.CharField(required=False, max_length=150)
-    bot_level = serializers.ChoiceField(BotLevel.choices, required=False)
+    bot_level = serializers.ChoiceField(BotLevel.choices)
+    username = serializers.CharField(
+        required=False, max_length=150, help_text="refused: invite players instead"
+    )
 
-    def validate(self, data):
-        if ("username" in data) == ("bot_level" in data):
-            raise serializers.ValidationError("give exactly one of username and bot_level")
-        return data
+    def validate_username(self, value):
+        raise serializers.ValidationError(
+            _("Players are not entered directly: invite them (POST …/invitations/).")
+        )
+
+
+class TournamentInviteSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="the player to invite")
 
 
 class StandingSerializer(serializers.Serializer):

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_POST
 from ladder import services
 from ladder import tournament_presenters as present
 from ladder.errors import LadderError
-from ladder.models import Pairing, Tournament
+from ladder.models import Pairing, Tournament, TournamentInvitation
 from ladder.tournament_forms import AddBotForm, AddPlayerForm, TournamentForm
 from ttr_site.accounts.models import User
 
@@ -91,8 +91,12 @@ def _context(request, t: Tournament, tab: str) -> dict:
         context["crosstable"] = present.crosstable(snap)
     if tab == "players":
         context["entries"] = sorted(snap.entries.values(), key=lambda e: (e.status, -e.rating))
+    pending = t.invitations.filter(status=TournamentInvitation.Status.PENDING)
+    if request.user.is_authenticated:
+        context["invitation"] = pending.filter(user=request.user).first()
     if organizer:
         context |= {"add_player_form": AddPlayerForm(), "add_bot_form": AddBotForm()}
+        context["invitations"] = pending.select_related("user") if tab == "players" else []
     return context
 
 
@@ -158,18 +162,36 @@ def tournament_control(request, slug, action):
 
 @login_required
 @require_POST
-def entry_add(request, slug):
+def entry_invite(request, slug):
+    """The organizer invites a player (who is entered only by accepting)."""
     t = _tournament(request, slug)
     form = AddPlayerForm(request.POST)
     user = None
     if form.is_valid():
-        user = User.objects.filter(username__iexact=form.cleaned_data["username"]).first()
+        name = form.cleaned_data["username"]
+        user = User.objects.filter(username__iexact=name, is_active=True).first()
     if user is None:
         messages.error(request, _("There is no player with that username."))
         return redirect(f"{t.get_absolute_url()}players/")
-    call = lambda: services.entry_add(tournament_id=t.pk, by=request.user, user=user)  # noqa: E731
-    return _act(request, t, call, _("%(name)s is entered.") % {"name": user.public_name},
-                tab="players")  # fmt: skip
+    call = lambda: services.entry_invite(tournament_id=t.pk, by=request.user, user=user)  # noqa: E731
+    done = _("%(name)s is invited and enters on accepting.") % {"name": user.public_name}
+    return _act(request, t, call, done, tab="players")
+
+
+@login_required
+@require_POST
+def invitation_accept(request, slug):
+    t = _tournament(request, slug)
+    call = lambda: services.invitation_accept(tournament_id=t.pk, user=request.user)  # noqa: E731
+    return _act(request, t, call, _("You are registered. Good luck!"))
+
+
+@login_required
+@require_POST
+def invitation_decline(request, slug):
+    t = _tournament(request, slug)
+    call = lambda: services.invitation_decline(tournament_id=t.pk, user=request.user)  # noqa: E731
+    return _act(request, t, call, _("You declined the invitation."))
 
 
 @login_required

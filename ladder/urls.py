@@ -12,6 +12,9 @@ urlpatterns = [
     path("leagues/<slug:slug>/join/", views.league_join, name="league_join"),
     path("leagues/<slug:slug>/leave/", views.league_leave, name="league_leave"),
     path("leagues/<slug:slug>/invite/<str:token>/", views.league_invite, name="league_invite"),
+    path(
+        "leagues/<slug:slug>/new-invite/", views.league_invite_rotate, name="league_invite_rotate"
+    ),
     path("leagues/<slug:slug>/queue/", views.queue_join, name="league_queue_join"),
     path("leagues/<slug:slug>/queue/leave/", views.queue_leave, name="league_queue_leave"),
     path("leagues/<slug:slug>/challenge/", views.challenge_create, name="league_challenge"),
@@ -67,14 +70,24 @@ urlpatterns += [
         name="tournament_check_in",
     ),
     path(
+        "tournaments/<slug:slug>/do/accept-invitation/",
+        tournament_views.invitation_accept,
+        name="tournament_invitation_accept",
+    ),
+    path(
+        "tournaments/<slug:slug>/do/decline-invitation/",
+        tournament_views.invitation_decline,
+        name="tournament_invitation_decline",
+    ),
+    path(
         "tournaments/<slug:slug>/do/<str:action>/",
         tournament_views.tournament_control,
         name="tournament_control",
     ),
     path(
-        "tournaments/<slug:slug>/players/add/",
-        tournament_views.entry_add,
-        name="tournament_entry_add",
+        "tournaments/<slug:slug>/players/invite/",
+        tournament_views.entry_invite,
+        name="tournament_entry_invite",
     ),
     path(
         "tournaments/<slug:slug>/players/bot/",

@@ -5,10 +5,12 @@ Adapters only: parse, call one service, report a ``LadderError`` as a message, r
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from games.models import TimeControl
 from ladder import presenters, services
@@ -162,20 +164,36 @@ def league_join(request, slug):
     )
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 def league_invite(request, slug, token):
-    league = get_object_or_404(League, slug=slug, invite_token=token)
+    """An invite link: a GET shows the league and changes nothing; its form's POST joins
+    (docs/security.md: a link opened by a preview or a prefetch joins nobody)."""
+    league = League.objects.filter(slug=slug).first()
+    if league is None or not constant_time_compare(token, league.invite_token):
+        return render(request, "invite_invalid.html", status=404)
     if not request.user.is_authenticated:
-        return redirect(f"/accounts/login/?next={request.path}")
-    if league.membership_of(request.user) is None:
-        return _act(
-            request,
-            league,
-            lambda: services.league_join(
-                league_id=league.pk, user=request.user, invite_token=token
-            ),
-            _("Welcome to %(league)s.") % {"league": league.name},
-        )
-    return redirect(league)
+        return redirect_to_login(request.get_full_path())
+    if league.membership_of(request.user) is not None:
+        return redirect(league)
+    if request.method == "POST":
+        try:
+            services.league_join(league_id=league.pk, user=request.user, invite_token=token)
+        except LadderError as exc:
+            messages.error(request, exc.message)
+            return redirect(request.path)
+        messages.success(request, _("Welcome to %(league)s.") % {"league": league.name})
+        return redirect(league)
+    return render(request, "ladder/league_invite.html", {"league": league})
+
+
+@login_required
+@require_POST
+def league_invite_rotate(request, slug):
+    league = _league(request, slug)
+    call = lambda: services.league_invite_rotate(league_id=league.pk, by=request.user)  # noqa: E731
+    return _act(
+        request, league, call, _("A new invite link is ready; the old one no longer works.")
+    )
 
 
 @login_required
@@ -254,7 +272,12 @@ def member_remove(request, slug, user_id):
     call = lambda: services.membership_remove(  # noqa: E731
         league_id=league.pk, by=request.user, user_id=user_id
     )
-    return _act(request, league, call, _("Member removed."), to="league_members")
+    done = _("Member removed.")
+    if league.is_private:
+        done = _(
+            "Member removed. The invite link was replaced; share the new one from the league page."
+        )
+    return _act(request, league, call, done, to="league_members")
 
 
 @login_required

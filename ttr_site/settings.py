@@ -228,6 +228,7 @@ SOCKET_FRAME_RATE_WINDOW = env_int("SOCKET_FRAME_RATE_WINDOW", default=10)
 # address may be a club or a school behind one router.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", default=30)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", default=200)
+MAX_OPEN_TABLES_PER_USER = env_int("MAX_OPEN_TABLES_PER_USER", default=5)  # waiting for players
 
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_IGNORE_RESULT = True

@@ -2,13 +2,15 @@
 
 import secrets
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import broadcast, engine
 from games.errors import GameError
-from games.models import BotLevel, Game, Seat, Table, TimeControl
+from games.models import BotLevel, Game, Seat, Table, TimeControl, new_invite_token
 from games.services.moves import game_end, game_opened, game_seat_leave
 
 
@@ -31,6 +33,8 @@ def table_create(
     options = options or {}
     _check_options(ruleset, variant, seat_count, options)
     with transaction.atomic():
+        if league is None:  # a league's tables are formed and started at once
+            _check_open_table_cap(owner)
         table = Table.objects.create(
             owner=owner,
             ruleset=ruleset,
@@ -48,6 +52,16 @@ def table_create(
         Seat.objects.create(table=table, position=0, user=owner)
         transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))
     return table
+
+
+def _check_open_table_cap(owner) -> None:
+    """Refuse a table beyond ``MAX_OPEN_TABLES_PER_USER`` open ones (docs/security.md: one
+    account must not flood the lobby). The owner's row lock makes concurrent creations by
+    the same user take turns, so the count cannot be raced past the cap."""
+    limit = settings.MAX_OPEN_TABLES_PER_USER
+    list(get_user_model().objects.select_for_update().filter(pk=owner.pk).values_list("pk"))
+    if Table.objects.filter(owner=owner, status=Table.Status.OPEN).count() >= limit:
+        raise GameError("too_many_open_tables", limit=limit)
 
 
 def table_open_full(
@@ -208,6 +222,16 @@ def table_start(*, table_id: int, by) -> Game:
         game = _start(table)
         _announce_table(table)
     return game
+
+
+def table_invite_rotate(*, table_id: int, by) -> Table:
+    """The owner replaces the table's invite link: the old one stops working at once."""
+    with transaction.atomic():
+        table = _owned_open_table(table_id, by)
+        table.invite_token = new_invite_token()
+        table.save(update_fields=["invite_token"])
+        _announce_table(table)
+    return table
 
 
 def _owned_open_table(table_id: int, user) -> Table:

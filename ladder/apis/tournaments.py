@@ -20,14 +20,16 @@ from games.apis import parse
 from ladder import services
 from ladder import tournament_presenters as present
 from ladder.errors import LadderError
-from ladder.models import Pairing, Tournament
+from ladder.models import Pairing, Tournament, TournamentInvitation
 from ladder.serializers import (
     EntryAddSerializer,
     EntrySerializer,
+    InvitationSerializer,
     ResultSerializer,
     RoundSerializer,
     StandingSerializer,
     TournamentDetailSerializer,
+    TournamentInviteSerializer,
     TournamentSerializer,
 )
 from ttr_site.accounts.models import User
@@ -47,14 +49,23 @@ def detail_response(request, tournament_id: int, http=status.HTTP_200_OK) -> Res
     t = Tournament.objects.select_related("league", "organizer").get(pk=tournament_id)
     entries = t.entries.select_related("user")
     mine = entries.filter(user=request.user).first() if request.user.is_authenticated else None
+    invited = _pending_invitation(t, request.user)
     data = TournamentSerializer(t).data | {
         "registration_open": t.registration_open(),
         "checkin_open": t.checkin_open(),
         "is_organizer": t.is_organizer(request.user),
         "active_count": entries.filter(status="active").count(),
         "your_entry": EntrySerializer(mine).data if mine else None,
+        "your_invitation": InvitationSerializer(invited).data if invited else None,
     }
     return Response(data, status=http)
+
+
+def _pending_invitation(t: Tournament, user) -> TournamentInvitation | None:
+    if not user.is_authenticated:
+        return None
+    pending = t.invitations.filter(user=user, status=TournamentInvitation.Status.PENDING)
+    return pending.select_related("user", "invited_by").first()
 
 
 class TournamentFilterSerializer(serializers.Serializer):
@@ -137,18 +148,58 @@ class EntriesApi(generics.GenericAPIView):
 
     @extend_schema(request=EntryAddSerializer, responses={201: EntrySerializer})
     def post(self, request, slug: str):
-        """Organizer: enter a player (``username``) or a bot (``bot_level``, unrated only)."""
-        data = parse(EntryAddSerializer, request.data)
+        """Organizer: enter a bot (``bot_level``, unrated tournaments only). Players are
+        invited instead (``POST .../invitations/``) and enter by accepting."""
+        level = parse(EntryAddSerializer, request.data)["bot_level"]
         t = visible_tournament(request, slug)
-        if "bot_level" in data:
-            entry = services.entry_add_bot(tournament_id=t.pk, by=request.user,
-                                           level=data["bot_level"])  # fmt: skip
-        else:
-            user = User.objects.filter(username__iexact=data["username"], is_active=True).first()
-            if user is None:
-                raise serializers.ValidationError({"username": ["There is no such player."]})
-            entry = services.entry_add(tournament_id=t.pk, by=request.user, user=user)
+        entry = services.entry_add_bot(tournament_id=t.pk, by=request.user, level=level)
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=[TAG])
+class InvitationsApi(generics.GenericAPIView):
+    serializer_class = InvitationSerializer
+
+    @extend_schema(responses=InvitationSerializer(many=True))
+    def get(self, request, slug: str):
+        """Invitations to the tournament: every one for its organizer, your own for you."""
+        t = visible_tournament(request, slug)
+        invitations = t.invitations.select_related("user", "invited_by").order_by("id")
+        if not t.is_organizer(request.user):
+            invitations = invitations.filter(user_id=request.user.pk or 0)
+        page = self.paginate_queryset(invitations)
+        return self.get_paginated_response(InvitationSerializer(page, many=True).data)
+
+    @extend_schema(request=TournamentInviteSerializer, responses={201: InvitationSerializer})
+    def post(self, request, slug: str):
+        """Organizer: invite a player (``username``); they are told, and entered only if
+        they accept (``POST .../invitation/accept/``)."""
+        name = parse(TournamentInviteSerializer, request.data)["username"]
+        t = visible_tournament(request, slug)
+        user = User.objects.filter(username__iexact=name, is_active=True).first()
+        if user is None:
+            raise serializers.ValidationError({"username": ["There is no such player."]})
+        invitation = services.entry_invite(tournament_id=t.pk, by=request.user, user=user)
+        return Response(InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=[TAG], request=None, responses=EntrySerializer)
+class InvitationAcceptApi(APIView):
+    def post(self, request, slug: str):
+        """Accept the organizer's invitation: you are entered, with the same checks as
+        registering (registration open, room left, league membership)."""
+        t = visible_tournament(request, slug)
+        entry = services.invitation_accept(tournament_id=t.pk, user=request.user)
+        return Response(EntrySerializer(entry).data)
+
+
+@extend_schema(tags=[TAG], request=None, responses=InvitationSerializer)
+class InvitationDeclineApi(APIView):
+    def post(self, request, slug: str):
+        """Decline the organizer's invitation: you are not entered; the organizer is told."""
+        t = visible_tournament(request, slug)
+        invitation = services.invitation_decline(tournament_id=t.pk, user=request.user)
+        return Response(InvitationSerializer(invitation).data)
 
 
 @extend_schema(tags=[TAG], request=None, responses=EntrySerializer)

@@ -16,7 +16,14 @@ from ladder.models.leagues import (
     all_time_controls,
     new_invite_token,
 )
-from ladder.models.tournaments import Entry, Pairing, PairingSeat, Round, Tournament
+from ladder.models.tournaments import (
+    Entry,
+    Pairing,
+    PairingSeat,
+    Round,
+    Tournament,
+    TournamentInvitation,
+)
 
 __all__ = [
     "LADDER_INDEX",
@@ -33,6 +40,7 @@ __all__ = [
     "RatingChange",
     "Round",
     "Tournament",
+    "TournamentInvitation",
     "all_time_controls",
     "new_invite_token",
 ]

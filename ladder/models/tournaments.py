@@ -5,7 +5,9 @@ Terms: a *tournament* plays ``round_count`` rounds of one rule set at tables of
 (in unrated tournaments) a bot the organizer added; a *round* is *paired* (its tables are
 known, the games not started), *playing* or *finished*; a *pairing* is one table of a round,
 or one bye, linked to its live ``games.Table`` once the round starts; a *pairing seat* is one
-entrant at a pairing, in seat order (seat 0 moves first), with the result once known.
+entrant at a pairing, in seat order (seat 0 moves first), with the result once known; an
+*invitation* is an organizer's request that a player enter, which enters them only when they
+accept it (it is never an entry: pairing and standings never see it).
 Standings are derived: ``ladder.standings`` computes them from the pairing seats.
 Only ``ladder.services`` writes these rows.
 """
@@ -236,6 +238,36 @@ class Entry(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+
+class TournamentInvitation(models.Model):
+    """An organizer asks a player to enter; only the player's acceptance makes an entry
+    (docs/security.md: nobody is entered in a tournament without their consent)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for an answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="tournament_invitations"
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "user"], name="invitation_unique")
+        ]
+
+    def __str__(self):
+        return f"{self.user} invited to {self.tournament_id} ({self.status})"
 
 
 class Round(models.Model):

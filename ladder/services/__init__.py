@@ -8,6 +8,7 @@ checks the caller's right to act, and schedules tasks and pushes with
 from ladder.services.challenges import challenge_accept, challenge_create, challenge_decline
 from ladder.services.leagues import (
     league_create,
+    league_invite_rotate,
     league_join,
     league_leave,
     membership_remove,
@@ -17,9 +18,11 @@ from ladder.services.queue import queue_join, queue_leave, queue_match, rated_ta
 from ladder.services.recalculate import RebuildReport, ladder_recalculate
 from ladder.services.results import match_annul, match_record
 from ladder.services.tournament_entries import (
-    entry_add,
     entry_add_bot,
+    entry_invite,
     entry_remove,
+    invitation_accept,
+    invitation_decline,
     tournament_check_in,
     tournament_register,
     tournament_withdraw,
@@ -45,11 +48,14 @@ __all__ = [
     "challenge_accept",
     "challenge_create",
     "challenge_decline",
-    "entry_add",
     "entry_add_bot",
+    "entry_invite",
     "entry_remove",
+    "invitation_accept",
+    "invitation_decline",
     "ladder_recalculate",
     "league_create",
+    "league_invite_rotate",
     "league_join",
     "league_leave",
     "match_annul",

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from games import broadcast, engine
 from games.models import TimeControl
 from ladder.errors import LadderError
-from ladder.models import Challenge, League, Membership, QueueEntry
+from ladder.models import Challenge, League, Membership, QueueEntry, new_invite_token
 
 
 def league_create(
@@ -88,7 +88,8 @@ def league_leave(*, league_id: int, user) -> None:
 
 
 def membership_remove(*, league_id: int, by, user_id: int) -> None:
-    """A league admin removes a member (not themself: they leave instead)."""
+    """A league admin removes a member (not themself: they leave instead); the league gets
+    a new invite link."""
     with transaction.atomic():
         league = locked_league(league_id)
         if not league.is_admin(by):
@@ -97,6 +98,23 @@ def membership_remove(*, league_id: int, by, user_id: int) -> None:
         if member is None:
             raise LadderError("not_member")
         _drop_member(league, member)
+        # A removed member may still hold the invite link: a new one keeps them out.
+        _new_invite(league)
+
+
+def league_invite_rotate(*, league_id: int, by) -> League:
+    """A league admin replaces the invite link: the old one stops working at once."""
+    with transaction.atomic():
+        league = locked_league(league_id)
+        if not league.is_admin(by):
+            raise LadderError("not_admin")
+        _new_invite(league)
+    return league
+
+
+def _new_invite(league: League) -> None:
+    league.invite_token = new_invite_token()
+    league.save(update_fields=["invite_token"])
 
 
 def membership_set_role(*, league_id: int, by, user_id: int, role: str) -> Membership:

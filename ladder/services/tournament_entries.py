@@ -1,7 +1,9 @@
 """Who plays a tournament: registration, withdrawal, check-in, and the organizer's changes.
 
 Every change holds the tournament lock. A change to who is active between the pairing of a
-round and its start is picked up when the round starts: it is paired again then.
+round and its start is picked up when the round starts: it is paired again then. A person is
+entered only by their own act (registering, or accepting an organizer's invitation); an
+organizer enters bots only.
 """
 
 from django.db import transaction
@@ -12,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from games.models import BotLevel
 from ladder import rating
 from ladder.errors import LadderError
-from ladder.models import Entry, League, Membership, Tournament
+from ladder.models import Entry, League, Membership, Tournament, TournamentInvitation
 from ladder.services.queue import current_rating
 from ladder.services.tournaments import (
     announce,
@@ -21,6 +23,7 @@ from ladder.services.tournaments import (
     notify_entrants,
     organized_tournament,
 )
+from ttr_site.accounts.services import notification_send
 
 Status = Tournament.Status
 
@@ -80,17 +83,84 @@ def tournament_check_in(*, tournament_id: int, user, now=None) -> Entry:
     return entry
 
 
-def entry_add(*, tournament_id: int, by, user, now=None) -> Entry:
-    """The organizer enters a player, outside the registration window if need be."""
-    now = now or timezone.now()
+def entry_invite(*, tournament_id: int, by, user) -> TournamentInvitation:
+    """The organizer invites a player, who is entered only if they accept (a player who
+    declined is not asked again; they may still register themselves)."""
     with transaction.atomic():
         tournament = organized_tournament(tournament_id, by)
         _require_rounds_left(tournament)
-        entry = _enter(tournament, user, now)
+        name = user.public_name
+        if tournament.entries.filter(user=user, status=Entry.Status.ACTIVE).exists():
+            raise LadderError("already_entered", name=name)
+        league = tournament.league
+        if league is not None and league.is_private and league.membership_of(user) is None:
+            raise LadderError("invitee_not_member", name=name)
+        invitation, created = TournamentInvitation.objects.get_or_create(
+            tournament=tournament, user=user, defaults={"invited_by": by}
+        )
+        if not created:
+            if invitation.status == TournamentInvitation.Status.PENDING:
+                raise LadderError("already_invited", name=name)
+            if invitation.status == TournamentInvitation.Status.DECLINED:
+                raise LadderError("invitation_declined", name=name)
+            invitation.status = TournamentInvitation.Status.PENDING  # a withdrawn entrant
+            invitation.invited_by, invitation.answered_at = by, None
+            invitation.save(update_fields=["status", "invited_by", "answered_at"])
         announce(tournament)
-    text = format_lazy(gettext_lazy("You have been entered in {name}."), name=tournament.name)
-    notify_entrants(tournament, text, entries=[entry])
+        text = format_lazy(
+            gettext_lazy("{organizer} invites you to {name}: accept or decline on its page."),
+            organizer=by.public_name, name=tournament.name,
+        )  # fmt: skip
+        notification_send(user=user, text=text, url=tournament.get_absolute_url())
+    return invitation
+
+
+def invitation_accept(*, tournament_id: int, user, now=None) -> Entry:
+    """Accept an organizer's invitation: entered as by registering, with the same checks."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        invitation = _pending_invitation(tournament, user)
+        if not tournament.registration_open(now):
+            raise LadderError("registration_closed")
+        entry = _enter(tournament, user, now)
+        _answer(invitation, TournamentInvitation.Status.ACCEPTED, now)
+        announce(tournament)
     return entry
+
+
+def invitation_decline(*, tournament_id: int, user, now=None) -> TournamentInvitation:
+    """Decline an organizer's invitation: nothing is entered, and the organizer is told."""
+    with transaction.atomic():
+        tournament = locked_tournament(tournament_id)
+        invitation = _pending_invitation(tournament, user)
+        _answer(invitation, TournamentInvitation.Status.DECLINED, now or timezone.now())
+        announce(tournament)
+    return invitation
+
+
+def _pending_invitation(tournament: Tournament, user) -> TournamentInvitation:
+    invitation = tournament.invitations.filter(
+        user=user, status=TournamentInvitation.Status.PENDING
+    ).first()
+    if invitation is None:
+        raise LadderError("no_invitation")
+    return invitation
+
+
+def _answer(invitation: TournamentInvitation, status: str, now) -> None:
+    """Record the player's answer and tell the organizer who asked."""
+    invitation.status, invitation.answered_at = status, now
+    invitation.save(update_fields=["status", "answered_at"])
+    if invitation.invited_by_id is None:
+        return
+    if status == TournamentInvitation.Status.ACCEPTED:
+        text = gettext_lazy("{player} accepted your invitation to {name}.")
+    else:
+        text = gettext_lazy("{player} declined your invitation to {name}.")
+    tournament = invitation.tournament
+    text = format_lazy(text, player=invitation.user.public_name, name=tournament.name)
+    notification_send(user=invitation.invited_by, text=text, url=tournament.get_absolute_url())
 
 
 def entry_add_bot(*, tournament_id: int, by, level: str = BotLevel.MEDIUM) -> Entry:

@@ -139,8 +139,9 @@ def test_an_organizer_runs_a_tournament_over_the_api(as_user, cast, cup, monkeyp
     url = "/api/v1/tournaments/cup/"
     bot = dave.post(url + "entries/", {"bot_level": "easy"}, format="json")
     assert bot.status_code == 201 and bot.json()["bot_level"] == "easy"
-    assert dave.post(url + "entries/", {"username": "carol"}, format="json").status_code == 201
-    assert_error(dave.post(url + "entries/", {"username": "nobody"}, format="json"), 400)
+    assert dave.post(url + "invitations/", {"username": "carol"}, format="json").status_code == 201
+    assert as_user(cast["carol"]).post(url + "invitation/accept/").json()["username"] == "carol"
+    assert_error(dave.post(url + "invitations/", {"username": "nobody"}, format="json"), 400)
     assert_error(dave.post(url + "entries/", {}, format="json"), 400, "invalid")
     assert dave.delete(f"{url}entries/{bot.json()['id']}/").json()["status"] == "removed"
     assert dave.post(url + "pause/").json()["paused"] is True
@@ -163,6 +164,40 @@ def test_an_organizer_runs_a_tournament_over_the_api(as_user, cast, cup, monkeyp
     assert dave.post(url + "cancel/").json()["status"] == "cancelled"
 
 
+def test_the_organizer_cannot_enter_a_person_over_the_api(as_user, cast, cup):
+    dave = as_user(cast["dave"])
+    url = "/api/v1/tournaments/cup/"
+    body = assert_error(dave.post(url + "entries/", {"username": "carol"}, format="json"), 400)
+    assert "invite them" in str(body["fields"]["username"])
+    body = assert_error(
+        dave.post(url + "entries/", {"username": "carol", "bot_level": "easy"}, format="json"),
+        400,
+    )  # fmt: skip
+    assert not Tournament.objects.get().entries.filter(user=cast["carol"]).exists()
+    assert Tournament.objects.get().entries.count() == 2
+
+
+def test_an_invited_player_accepts_or_declines_over_the_api(as_user, cast, cup):
+    dave, carol = as_user(cast["dave"]), as_user(cast["carol"])
+    url = "/api/v1/tournaments/cup/"
+    invitation = dave.post(url + "invitations/", {"username": "Carol"}, format="json").json()
+    assert invitation["username"] == "carol" and invitation["status"] == "pending"
+    assert invitation["invited_by"] == "dave"
+    detail = carol.get(url).json()
+    assert detail["your_entry"] is None and detail["your_invitation"]["id"] == invitation["id"]
+    assert [i["username"] for i in carol.get(url + "invitations/").json()["results"]] == ["carol"]
+    assert as_user(cast["alice"]).get(url + "invitations/").json()["count"] == 0
+    assert_error(dave.post(url + "invitations/", {"username": "carol"}, format="json"), 400,
+                 "already_invited")  # fmt: skip
+    assert carol.post(url + "invitation/decline/").json()["status"] == "declined"
+    assert_error(carol.post(url + "invitation/accept/"), 400, "no_invitation")
+    assert carol.get(url).json()["your_entry"] is None
+    dave.post(url + "invitations/", {"username": "bob"}, format="json")  # bob: entered already
+    dave.post(url + "invitations/", {"username": "carol"}, format="json")
+    assert dave.get(url + "invitations/").json()["count"] == 1
+    assert Tournament.objects.get().entries.count() == 2
+
+
 T_ROLES = ["anonymous", "player", "opponent", "spectator", "organizer", "admin"]
 # (method, suffix, body, statuses for the roles above) on a tournament in registration.
 T_MATRIX = [
@@ -175,6 +210,7 @@ T_MATRIX = [
     ("post", "withdraw/", None, [401, 200, 200, 409, 409, 409]),
     ("post", "pause/", None, [401, 403, 403, 403, 200, 200]),
     ("post", "entries/", {"bot_level": "easy"}, [401, 403, 403, 403, 201, 201]),
+    ("post", "invitations/", {"username": "carol"}, [401, 403, 403, 403, 201, 201]),
     ("post", "rounds/1/repair/", None, [401, 403, 403, 403, 409, 409]),
 ]
 

@@ -205,3 +205,32 @@ def test_unknown_tables_and_boards(as_user, cast):
     board = client.get("/api/v1/boards/europe/").json()
     assert {"cities", "routes", "tickets", "cards"} <= set(board)
     assert_error(client.get("/api/v1/boards/mars/"), 404, "not_found")
+
+
+def test_the_owner_replaces_the_invite_link_and_the_old_token_is_refused(as_user, cast):
+    table = services.table_create(owner=cast["alice"], seat_count=3, is_private=True)
+    old = table.invite_token
+    url = f"/api/v1/tables/{table.pk}/invite/"
+    assert_error(as_user(cast["bob"]).post(url), 404, "not_found")  # not seated: invisible
+    services.table_join(table_id=table.pk, user=cast["bob"], invite_token=old)
+    assert_error(as_user(cast["bob"]).post(url), 403, "not_owner")
+    assert_error(as_user(None).post(url), 401, "login_required")
+    body = as_user(cast["alice"]).post(url).json()
+    table.refresh_from_db()
+    assert table.invite_token != old and body["invite_url"].endswith(f"/{table.invite_token}/")
+    join = f"/api/v1/tables/{table.pk}/join/"
+    carol = as_user(cast["carol"])
+    assert_error(carol.post(join, {"invite_token": old}, format="json"), 404, "not_found")
+    assert carol.post(join, {"invite_token": table.invite_token}, format="json").status_code == 200
+
+
+def test_opening_tables_beyond_the_cap_is_a_clear_4xx(as_user, cast, settings):
+    settings.MAX_OPEN_TABLES_PER_USER = 1
+    alice = as_user(cast["alice"])
+    assert alice.post("/api/v1/tables/", {"seat_count": 2}, format="json").status_code == 201
+    body = assert_error(
+        alice.post("/api/v1/tables/", {"seat_count": 2}, format="json"), 400,
+        "too_many_open_tables",
+    )  # fmt: skip
+    assert "limited to 1 per player" in body["message"]
+    assert Table.objects.count() == 1

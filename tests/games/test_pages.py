@@ -3,8 +3,10 @@
 import json
 import random
 import re
+from urllib.parse import quote
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from games import engine, services
@@ -63,10 +65,80 @@ def test_a_private_table_is_hidden_from_strangers_and_opens_with_its_invite(clie
     table = services.table_create(owner=cast["alice"], seat_count=2, is_private=True)
     client.force_login(cast["bob"])
     assert client.get(table.get_absolute_url()).status_code == 404
-    response = client.get(reverse("table_invite", args=[table.pk, table.invite_token]))
-    assert response.status_code == 302
+    response = client.post(reverse("table_invite", args=[table.pk, table.invite_token]))
+    assert response["Location"] == table.get_absolute_url()
     table.refresh_from_db()
     assert table.status == Table.Status.PLAYING  # bob took the last seat
+
+
+def test_opening_an_invite_link_shows_the_table_and_joins_nobody(client, cast):
+    table = services.table_create(owner=cast["alice"], seat_count=3, is_private=True,
+                                  time_control="turn_based", turn_hours=12)  # fmt: skip
+    url = reverse("table_invite", args=[table.pk, table.invite_token])
+    client.force_login(cast["bob"])
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Europe" in page and "12 h per move" in page and "Alice" in page
+    assert "1 of 3 seat taken" in page and 'id="accept-invite"' in page
+    assert 'name="csrfmiddlewaretoken"' in page
+    assert client.head(url).status_code == 200
+    assert table.seats.count() == 1, "a GET (a link preview, a prefetch) joins nobody"
+    client.post(url)
+    assert table.seats.filter(user=cast["bob"]).exists()
+    assert client.get(url)["Location"] == table.get_absolute_url()  # seated: to the table
+
+
+def test_taking_a_seat_by_invite_needs_the_csrf_token(cast):
+    table = services.table_create(owner=cast["alice"], seat_count=3, is_private=True)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(cast["bob"])
+    url = reverse("table_invite", args=[table.pk, table.invite_token])
+    assert client.post(url).status_code == 403
+    assert table.seats.count() == 1
+
+
+def test_an_anonymous_visitor_logs_in_and_comes_back_to_the_invite(client, cast):
+    table = services.table_create(owner=cast["alice"], seat_count=3, is_private=True)
+    url = reverse("table_invite", args=[table.pk, table.invite_token])
+    for response in (client.get(url), client.post(url)):
+        assert response.status_code == 302
+        assert response["Location"] == f"{reverse('account_login')}?next={quote(url)}"
+    assert table.seats.count() == 1
+
+
+def test_a_replaced_invite_link_is_a_clear_404_and_the_new_one_works(client, cast):
+    table = services.table_create(owner=cast["alice"], seat_count=3, is_private=True)
+    old = reverse("table_invite", args=[table.pk, table.invite_token])
+    client.force_login(cast["bob"])
+    client.post(reverse("table_invite_rotate", args=[table.pk]))  # not the owner's: refused
+    assert client.get(old).status_code == 200
+    client.force_login(cast["alice"])
+    response = client.post(reverse("table_invite_rotate", args=[table.pk]), follow=True)
+    assert "the old one no longer works" in response.content.decode()
+    table.refresh_from_db()
+    new = reverse("table_invite", args=[table.pk, table.invite_token])
+    assert new != old and new in response.content.decode()
+    client.force_login(cast["bob"])
+    for response in (client.get(old), client.post(old)):
+        assert response.status_code == 404
+        assert "This invite link is not valid" in response.content.decode()
+    assert client.get(reverse("table_invite", args=[table.pk, "wrong"])).status_code == 404
+    assert table.seats.count() == 1
+    assert client.post(new)["Location"] == table.get_absolute_url()
+    assert table.seats.filter(user=cast["bob"]).exists()
+
+
+def test_the_new_table_form_says_when_the_open_table_limit_is_reached(client, cast, settings):
+    settings.MAX_OPEN_TABLES_PER_USER = 1
+    client.force_login(cast["alice"])
+    form = {"ruleset": "europe", "variant": "classic", "seat_count": 3,
+            "time_control": "realtime", "move_seconds": 60, "turn_hours": 24}  # fmt: skip
+    assert client.post(reverse("table_create"), form).status_code == 302
+    response = client.post(reverse("table_create"), form)
+    assert response.status_code == 200
+    assert "limited to 1 per player" in response.content.decode()
+    assert Table.objects.count() == 1
 
 
 def test_the_replay_steps_through_every_move_with_every_hand_shown(client, cast):

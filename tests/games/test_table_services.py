@@ -192,3 +192,59 @@ def test_two_clients_submitting_at_once_apply_exactly_one_action(cast):
     game.refresh_from_db()
     assert game.version == 1
     assert list(GameEvent.objects.filter(game=game).values_list("seq", flat=True)) == [0, 1]
+
+
+def test_the_owner_replaces_the_invite_and_the_old_one_stops_working(cast):
+    table = services.table_create(owner=cast["alice"], seat_count=3, is_private=True)
+    old = table.invite_token
+    with pytest.raises(GameError) as err:
+        services.table_invite_rotate(table_id=table.pk, by=cast["bob"])
+    assert err.value.code == "not_owner"
+    new = services.table_invite_rotate(table_id=table.pk, by=cast["alice"]).invite_token
+    assert new != old
+    with pytest.raises(GameError) as err:
+        services.table_join(table_id=table.pk, user=cast["bob"], invite_token=old)
+    assert err.value.code == "private_table"
+    services.table_join(table_id=table.pk, user=cast["bob"], invite_token=new)
+
+
+def test_a_user_has_at_most_the_configured_number_of_open_tables(cast, settings):
+    settings.MAX_OPEN_TABLES_PER_USER = 2
+    first = services.table_create(owner=cast["alice"], seat_count=2)
+    services.table_create(owner=cast["alice"], seat_count=3, is_private=True)
+    with pytest.raises(GameError) as err:
+        services.table_create(owner=cast["alice"], seat_count=2)
+    assert err.value.code == "too_many_open_tables"
+    assert "limited to 2 per player" in err.value.message
+    assert Table.objects.filter(owner=cast["alice"]).count() == 2
+    services.table_create(owner=cast["bob"], seat_count=2)  # a cap per user
+    services.table_join(table_id=first.pk, user=cast["bob"])  # full: it starts, no longer open
+    services.table_create(owner=cast["alice"], seat_count=2)
+
+
+@pytest.mark.postgres  # row locks; SQLite's in-memory test database has table locks only
+@pytest.mark.django_db(transaction=True)
+def test_creating_tables_at_once_cannot_pass_the_open_table_cap(cast, settings):
+    settings.MAX_OPEN_TABLES_PER_USER = 3
+    services.table_create(owner=cast["alice"], seat_count=2)
+    barrier = threading.Barrier(6)
+    outcomes = []
+
+    def create():
+        close_old_connections()
+        barrier.wait()
+        try:
+            services.table_create(owner=cast["alice"], seat_count=2)
+            outcomes.append("created")
+        except GameError as exc:
+            outcomes.append(exc.code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create) for _ in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["created"] * 2 + ["too_many_open_tables"] * 4
+    assert Table.objects.filter(owner=cast["alice"], status=Table.Status.OPEN).count() == 3

@@ -1,5 +1,7 @@
 """League pages and their permissions, through the test client."""
 
+from urllib.parse import quote
+
 import pytest
 from django.urls import reverse
 
@@ -94,13 +96,77 @@ def test_a_private_league_is_hidden_until_joined_by_invite(login, cast):
     assert "Secret" not in client.get(reverse("leagues")).content.decode()
     client.post(reverse("league_join", args=[league.slug]))
     assert not league.memberships.filter(user=cast["bob"]).exists()
-    client.get(reverse("league_invite", args=[league.slug, "wrong"]))
+    client.post(reverse("league_invite", args=[league.slug, "wrong"]))
     assert not league.memberships.filter(user=cast["bob"]).exists()
-    client.get(reverse("league_invite", args=[league.slug, league.invite_token]))
+    client.post(reverse("league_invite", args=[league.slug, league.invite_token]))
     assert league.memberships.filter(user=cast["bob"]).exists()
     assert client.get(league.get_absolute_url()).status_code == 200
     admin_page = login(cast["alice"]).get(league.get_absolute_url()).content.decode()
     assert league.invite_token in admin_page
+
+
+def private_league(admin, **settings) -> League:
+    return services.league_create(
+        by=admin, name="Secret", ruleset="europe", variant="classic",
+        time_controls=["realtime"], is_private=True, **settings,
+    )  # fmt: skip
+
+
+def test_opening_a_league_invite_shows_the_league_and_joins_nobody(login, cast):
+    league = private_league(cast["alice"], description="Tuesday evenings")
+    url = reverse("league_invite", args=[league.slug, league.invite_token])
+    client = login(cast["bob"])
+    response = client.get(url)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Secret" in page and "Tuesday evenings" in page and "1 member" in page
+    assert 'id="join-league"' in page and 'name="csrfmiddlewaretoken"' in page
+    assert not league.memberships.filter(user=cast["bob"]).exists()
+    assert client.post(url)["Location"] == league.get_absolute_url()
+    assert league.memberships.filter(user=cast["bob"]).exists()
+    assert client.get(url)["Location"] == league.get_absolute_url()  # a member: to the league
+
+
+def test_an_anonymous_visitor_logs_in_and_comes_back_to_the_league_invite(client, cast):
+    league = private_league(cast["alice"])
+    url = reverse("league_invite", args=[league.slug, league.invite_token])
+    for response in (client.get(url), client.post(url)):
+        assert response["Location"] == f"{reverse('account_login')}?next={quote(url)}"
+    assert league.memberships.count() == 1
+
+
+def test_a_replaced_league_invite_is_a_clear_404_and_the_new_one_works(login, cast):
+    league = private_league(cast["alice"])
+    old = reverse("league_invite", args=[league.slug, league.invite_token])
+    services.league_join(league_id=league.pk, user=cast["bob"], invite_token=league.invite_token)
+    login(cast["bob"]).post(reverse("league_invite_rotate", args=[league.slug]))
+    league.refresh_from_db()
+    assert reverse("league_invite", args=[league.slug, league.invite_token]) == old  # not admin
+    admin = login(cast["alice"])
+    response = admin.post(reverse("league_invite_rotate", args=[league.slug]), follow=True)
+    league.refresh_from_db()
+    new = reverse("league_invite", args=[league.slug, league.invite_token])
+    assert new != old and new in response.content.decode()
+    client = login(cast["carol"])
+    for response in (client.get(old), client.post(old)):
+        assert response.status_code == 404
+        assert "This invite link is not valid" in response.content.decode()
+    assert not league.memberships.filter(user=cast["carol"]).exists()
+    client.post(new)
+    assert league.memberships.filter(user=cast["carol"]).exists()
+
+
+def test_a_removed_member_cannot_rejoin_with_the_old_link(login, cast):
+    league = private_league(cast["alice"])
+    old = reverse("league_invite", args=[league.slug, league.invite_token])
+    login(cast["bob"]).post(old)
+    assert league.memberships.filter(user=cast["bob"]).exists()
+    login(cast["alice"]).post(reverse("league_member_remove", args=[league.slug, cast["bob"].pk]))
+    assert not league.memberships.filter(user=cast["bob"]).exists()
+    bob = login(cast["bob"])
+    assert bob.get(old).status_code == 404
+    assert bob.post(old).status_code == 404
+    assert not league.memberships.filter(user=cast["bob"]).exists()
 
 
 def test_creating_a_league_from_the_form(login, cast):

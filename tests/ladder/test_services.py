@@ -83,6 +83,38 @@ def test_only_admins_remove_members(members, europe):
     assert not QueueEntry.objects.filter(user=members["carol"]).exists()
 
 
+def test_removing_a_member_replaces_the_invite_so_they_cannot_come_back(cast):
+    league = services.league_create(
+        by=cast["alice"], name="Club", ruleset="europe", variant="classic",
+        time_controls=["realtime"], is_private=True,
+    )  # fmt: skip
+    old = league.invite_token
+    services.league_join(league_id=league.pk, user=cast["bob"], invite_token=old)
+    services.membership_remove(league_id=league.pk, by=cast["alice"], user_id=cast["bob"].pk)
+    league.refresh_from_db()
+    assert league.invite_token != old
+    with pytest.raises(LadderError) as err:
+        services.league_join(league_id=league.pk, user=cast["bob"], invite_token=old)
+    assert err.value.code == "private_league"
+
+
+def test_only_admins_replace_the_invite_link(cast):
+    league = services.league_create(
+        by=cast["alice"], name="Club", ruleset="europe", variant="classic",
+        time_controls=["realtime"], is_private=True,
+    )  # fmt: skip
+    old = league.invite_token
+    services.league_join(league_id=league.pk, user=cast["bob"], invite_token=old)
+    with pytest.raises(LadderError) as err:
+        services.league_invite_rotate(league_id=league.pk, by=cast["bob"])
+    assert err.value.code == "not_admin"
+    new = services.league_invite_rotate(league_id=league.pk, by=cast["alice"]).invite_token
+    assert new != old
+    with pytest.raises(LadderError):
+        services.league_join(league_id=league.pk, user=cast["carol"], invite_token=old)
+    services.league_join(league_id=league.pk, user=cast["carol"], invite_token=new)
+
+
 def test_rated_tables_take_no_bots_and_need_two_humans(cast, europe):
     table = games.table_create(owner=cast["alice"], seat_count=2, rated=True, league=europe)
     with pytest.raises(GameError) as err:

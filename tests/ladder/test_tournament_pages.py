@@ -141,19 +141,53 @@ def test_players_register_withdraw_and_check_in_through_the_page(cast):
     assert "You are not registered" in " ".join(messages_of(response))
 
 
-def test_the_organizer_enters_and_removes_players_and_bots(cast):
+def test_the_organizer_invites_and_removes_players_and_enters_bots(cast):
     t = tournament(cast["alice"])
     alice = client_for(cast["alice"])
-    alice.post(reverse("tournament_entry_add", args=[t.slug]), {"username": "BOB"})
+    alice.post(reverse("tournament_entry_invite", args=[t.slug]), {"username": "BOB"})
     alice.post(reverse("tournament_entry_bot", args=[t.slug]), {"level": "hard"})
+    assert [str(e.bot_level or e.user) for e in t.entries.all()] == ["hard"]  # bob: invited
+    client_for(cast["bob"]).post(reverse("tournament_invitation_accept", args=[t.slug]))
     assert sorted(str(e.bot_level or e.user) for e in t.entries.all()) == ["Bob", "hard"]
     response = alice.post(
-        reverse("tournament_entry_add", args=[t.slug]), {"username": "nobody"}, follow=True
+        reverse("tournament_entry_invite", args=[t.slug]), {"username": "nobody"}, follow=True
     )
     assert "There is no player with that username." in messages_of(response)
     entry = t.entries.get(user=cast["bob"])
     alice.post(reverse("tournament_entry_remove", args=[t.slug, entry.pk]))
     assert Entry.objects.get(pk=entry.pk).status == "removed"
+
+
+def test_an_invited_player_sees_the_invitation_and_accepts_or_declines(cast):
+    t = tournament(cast["alice"])
+    alice = client_for(cast["alice"])
+    response = alice.post(
+        reverse("tournament_entry_invite", args=[t.slug]), {"username": "bob"}, follow=True
+    )
+    assert "Bob is invited and enters on accepting." in messages_of(response)
+    assert not t.entries.exists()
+    players_tab = alice.get(reverse("tournament_tab", args=[t.slug, "players"])).content.decode()
+    assert 'id="invitations"' in players_tab and "Bob" in players_tab
+    bob = client_for(cast["bob"])
+    page = bob.get(t.get_absolute_url()).content.decode()
+    assert 'id="accept-invitation"' in page and 'id="decline-invitation"' in page
+    assert not t.entries.exists(), "seeing the invitation enters nobody"
+    response = bob.post(reverse("tournament_invitation_accept", args=[t.slug]), follow=True)
+    assert "You are registered. Good luck!" in messages_of(response)
+    assert t.entries.get().user == cast["bob"]
+    assert 'id="accept-invitation"' not in response.content.decode()
+    client_for(cast["alice"]).post(
+        reverse("tournament_entry_invite", args=[t.slug]), {"username": "carol"}
+    )
+    carol = client_for(cast["carol"])
+    response = carol.post(reverse("tournament_invitation_decline", args=[t.slug]), follow=True)
+    assert "You declined the invitation." in messages_of(response)
+    assert not t.entries.filter(user=cast["carol"]).exists()
+    response = client_for(cast["dave"]).post(
+        reverse("tournament_invitation_accept", args=[t.slug]), follow=True
+    )
+    assert "You have no open invitation to this tournament." in messages_of(response)
+    assert t.entries.count() == 1
 
 
 def test_the_organizer_sets_a_result_through_the_form(cast, running):

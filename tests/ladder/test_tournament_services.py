@@ -199,6 +199,74 @@ def test_bots_enter_only_unrated_tournaments(cast):
         services.entry_add_bot(tournament_id=rated_cup.pk, by=cast["alice"], level="easy")
 
 
+def test_an_organizer_cannot_enter_a_person_only_invite_them(cast):
+    assert not hasattr(services, "entry_add")
+    t = tournament(cast["alice"], table_size=2, allow_smaller=False)
+    invitation = services.entry_invite(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+    assert invitation.status == "pending" and not t.entries.exists()
+    note = Notification.objects.get(user=cast["bob"])
+    assert "Alice invites you to Spring Cup" in note.text and note.url == t.get_absolute_url()
+    with pytest.raises(LadderError, match="already_invited"):
+        services.entry_invite(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+    register(t, [cast["carol"], cast["dave"]])
+    start(t)  # an invited player who has not accepted is never paired
+    (table,) = playing_tables(t)
+    assert {Entry.objects.get(pk=e).user for e in seats_of(table)} == {cast["carol"], cast["dave"]}
+    assert not t.entries.filter(user=cast["bob"]).exists()
+
+
+def test_an_accepted_invitation_enters_the_player_and_tells_the_organizer(cast):
+    t = tournament(cast["alice"], table_size=2)
+    services.entry_invite(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+    entry = services.invitation_accept(tournament_id=t.pk, user=cast["bob"])
+    assert entry.is_active and entry.user == cast["bob"]
+    assert t.invitations.get().status == "accepted"
+    assert Notification.objects.filter(user=cast["alice"], text__contains="Bob accepted").exists()
+    with pytest.raises(LadderError, match="no_invitation"):
+        services.invitation_accept(tournament_id=t.pk, user=cast["bob"])
+    with pytest.raises(LadderError, match="already_entered"):
+        services.entry_invite(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+
+
+def test_a_declined_invitation_enters_nobody_and_is_not_sent_again(cast):
+    t = tournament(cast["alice"])
+    services.entry_invite(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+    services.invitation_decline(tournament_id=t.pk, user=cast["bob"])
+    assert not t.entries.exists() and t.invitations.get().status == "declined"
+    assert Notification.objects.filter(user=cast["alice"], text__contains="Bob declined").exists()
+    with pytest.raises(LadderError, match="no_invitation"):
+        services.invitation_accept(tournament_id=t.pk, user=cast["bob"])
+    with pytest.raises(LadderError, match="invitation_declined"):
+        services.entry_invite(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+    register(t, [cast["bob"]])  # they may still enter by themselves
+
+
+def test_accepting_has_the_checks_of_registering(cast):
+    now = timezone.now()
+    closed = tournament(cast["alice"], registration_closes_at=now + timedelta(minutes=5))
+    services.entry_invite(tournament_id=closed.pk, by=cast["alice"], user=cast["bob"])
+    with pytest.raises(LadderError, match="registration_closed"):
+        services.invitation_accept(tournament_id=closed.pk, user=cast["bob"],
+                                   now=now + timedelta(minutes=10))  # fmt: skip
+    assert closed.invitations.get().status == "pending" and not closed.entries.exists()
+    full = tournament(cast["alice"], max_players=2, table_size=2, name="Full")
+    services.entry_invite(tournament_id=full.pk, by=cast["alice"], user=cast["bob"])
+    register(full, [cast["carol"], cast["dave"]])
+    with pytest.raises(LadderError, match="tournament_full"):
+        services.invitation_accept(tournament_id=full.pk, user=cast["bob"])
+    private = LeagueFactory(is_private=True)
+    MembershipFactory(league=private, user=cast["alice"], role="admin")
+    club = tournament(cast["alice"], league=private, name="Club Cup")
+    with pytest.raises(LadderError, match="invitee_not_member"):
+        services.entry_invite(tournament_id=club.pk, by=cast["alice"], user=cast["bob"])
+    MembershipFactory(league=private, user=cast["bob"])
+    services.entry_invite(tournament_id=club.pk, by=cast["alice"], user=cast["bob"])
+    private.memberships.filter(user=cast["bob"]).delete()  # removed before answering
+    with pytest.raises(LadderError, match="not_member"):
+        services.invitation_accept(tournament_id=club.pk, user=cast["bob"])
+    assert not club.entries.exists()
+
+
 def test_only_the_organizer_or_staff_control_a_tournament(cast):
     t = tournament(cast["alice"])
     register(t, [cast["bob"]])
@@ -206,7 +274,7 @@ def test_only_the_organizer_or_staff_control_a_tournament(cast):
     calls = [
         lambda by: services.tournament_pause(tournament_id=t.pk, by=by),
         lambda by: services.tournament_start_now(tournament_id=t.pk, by=by),
-        lambda by: services.entry_add(tournament_id=t.pk, by=by, user=cast["dave"]),
+        lambda by: services.entry_invite(tournament_id=t.pk, by=by, user=cast["dave"]),
         lambda by: services.entry_add_bot(tournament_id=t.pk, by=by),
         lambda by: services.entry_remove(tournament_id=t.pk, by=by, entry_id=bob_entry.pk),
         lambda by: services.tournament_cancel(tournament_id=t.pk, by=by),
@@ -356,7 +424,7 @@ def test_late_registration_joins_from_the_next_round_until_its_limit(cast):
 
 
 def test_a_change_between_pairing_and_start_is_paired_again(cast):
-    t = tournament(cast["alice"], table_size=2, round_count=2)
+    t = tournament(cast["alice"], table_size=2, round_count=2, late_registration_rounds=2)
     t.round_break_seconds = 600
     t.save()
     register(t, players(4))
@@ -364,7 +432,8 @@ def test_a_change_between_pairing_and_start_is_paired_again(cast):
     finish_round(t)
     paired = current_round(t)
     assert paired.status == "paired"
-    services.entry_add(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+    services.entry_invite(tournament_id=t.pk, by=cast["alice"], user=cast["bob"])
+    services.invitation_accept(tournament_id=t.pk, user=cast["bob"])
     services.tournament_advance(tournament_id=t.pk, now=paired.starts_at)
     started = Round.objects.get(pk=paired.pk)
     assert started.status == "playing" and len(started.roster) == 5
