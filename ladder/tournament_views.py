@@ -21,6 +21,7 @@ from ladder.tournament_forms import AddBotForm, AddPlayerForm, TournamentForm
 from ttr_site.accounts.models import User
 
 TABS = ("standings", "rounds", "crosstable", "players")
+EXPORT_FORMATS = ("csv", "json")
 
 
 def _tournament(request, slug) -> Tournament:
@@ -101,6 +102,10 @@ def _context(request, t: Tournament, tab: str) -> dict:
 
 
 def tournament_export(request, slug, fmt):
+    # Only the known formats: ``fmt`` goes into the file name of Content-Disposition, where
+    # CR/LF, quotes or an ``.html`` name would be the requester's choice.
+    if fmt not in EXPORT_FORMATS:
+        raise Http404
     tournament = _tournament(request, slug)
     snap = present.Snapshot.load(tournament)
     filename = f"{tournament.slug}-results.{fmt}"

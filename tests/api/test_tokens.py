@@ -2,13 +2,17 @@
 digest; Bearer requests; the browser session with CSRF; 401s in the error format."""
 
 import hashlib
+import threading
 
 import pytest
+from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.api.conftest import assert_error
+from tests.factories import UserFactory
+from ttr_site.accounts.errors import AccountError
 from ttr_site.accounts.models import ApiToken
 from ttr_site.accounts.services import api_token_create, api_token_revoke
 
@@ -33,6 +37,14 @@ def test_a_player_creates_a_token_on_the_settings_page_and_sees_it_once(client, 
     page = client.get(reverse("account_settings")).content.decode()
     assert "my bot" in page and token.prefix in page and secret not in page
     assert bearer(secret).get("/api/v1/me/").json()["username"] == "alice"
+
+
+def test_the_page_showing_a_new_secret_may_not_be_stored_by_any_cache(client, cast):
+    client.force_login(cast["alice"])
+    response = client.post(reverse("api_token_new"), {"name": "my bot"})
+    assert response.context["new_secret"]
+    directives = {d.strip() for d in response["Cache-Control"].split(",")}
+    assert {"no-store", "private"} <= directives
 
 
 def test_a_token_needs_a_name(client, cast):
@@ -123,3 +135,36 @@ def test_tokens_are_limited_and_revoking_twice_is_a_user_error(cast):
     with pytest.raises(AccountError, match="token_not_found"):
         api_token_revoke(user=cast["alice"], token_id=tokens[0].pk)
     api_token_create(user=cast["alice"], name="now there is room")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_thirty_tokens_created_at_once_stop_at_the_cap():
+    # Each request counted the active tokens, then created one: on PostgreSQL 30 parallel
+    # creations from 15 left 23 active. The user's row lock makes the count hold.
+    from ttr_site.accounts.services import MAX_TOKENS
+
+    user = UserFactory(username="alice")
+    for i in range(MAX_TOKENS - 5):
+        api_token_create(user=user, name=f"old {i}")
+    start, outcomes = threading.Barrier(30), []
+
+    def create(i):
+        try:
+            start.wait()
+            api_token_create(user=user, name=f"new {i}")
+            outcomes.append("created")
+        except AccountError as exc:
+            outcomes.append(exc.code)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            outcomes.append(repr(exc))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=create, args=(i,)) for i in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(outcomes) == ["created"] * 5 + ["too_many_tokens"] * 25
+    assert user.api_tokens.active().count() == MAX_TOKENS

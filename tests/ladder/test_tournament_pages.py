@@ -129,6 +129,16 @@ def test_results_export_as_csv_and_json(cast, running):
     assert [r[1] for r in rows[1:]] == [row["player"] for row in data["standings"]]
 
 
+HOSTILE_FORMATS = ["html", "csv%0d%0aSet-Cookie:%20x=1", "csv%0aX:1", 'csv"; name="x.html', "CSV"]
+
+
+@pytest.mark.parametrize("fmt", HOSTILE_FORMATS + ["json "])
+def test_an_unknown_export_format_is_a_404_and_names_no_file(cast, running, fmt):
+    response = client_for().get(running.get_absolute_url() + f"results.{fmt}")
+    assert response.status_code == 404
+    assert "Content-Disposition" not in response and "Set-Cookie" not in response
+
+
 def test_players_register_withdraw_and_check_in_through_the_page(cast):
     t = tournament(cast["alice"], checkin_minutes=120)
     bob = client_for(cast["bob"])

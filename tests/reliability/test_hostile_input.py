@@ -2,6 +2,8 @@
 the smallest input that showed it."""
 
 import json
+import urllib.error
+import urllib.request
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -9,7 +11,10 @@ from django.test import Client
 from rest_framework.test import APIClient
 
 from games import services
+from games.models import Table
+from tests.api.test_bot_client_live import make_token
 from tests.games.test_table_socket import is_view, receive_until, socket
+from tests.live import LiveSite
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -86,3 +91,65 @@ def test_api_json_no_column_can_hold_is_a_400(cast, body):
         response = client.post(path, body, content_type="application/json")
         assert response.status_code == 400, (path, response.content[:300])
         assert response.json()["code"] == "malformed_message"
+
+
+def _one_line_logs(caplog) -> list[str]:
+    """The log records of the request; none carries a traceback or spans lines."""
+    lines = [r.getMessage() for r in caplog.records if r.name.startswith("django")]
+    assert all(r.exc_info is None and r.exc_text is None for r in caplog.records), lines
+    assert all("\n" not in line for line in lines), lines
+    return lines
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[" * 500 + "]" * 500,
+        '{"a": ' * 600 + "1" + "}" * 600,
+        "[" * 100_000,
+        '{"seat_count": 2, "options": ' + "[" * 33 + "]" * 33 + "}",
+    ],
+    ids=["list-500", "object-600", "open-100000", "list-33-inside"],
+)
+def test_api_json_nested_too_deeply_is_a_400_logged_in_one_line(cast, body, caplog):
+    # RecursionError in json.loads or in the parser's own check: a 500 with a ~130 KB traceback.
+    client = APIClient()
+    client.force_authenticate(cast["alice"])
+    response = client.post("/api/v1/tables/", body, content_type="application/json")
+    assert response.status_code == 400, response.content[:300]
+    assert response.json()["code"] == "malformed_message" and response.json()["message"]
+    assert _one_line_logs(caplog) == ["Bad Request: /api/v1/tables/"]
+
+
+def test_an_api_body_over_the_upload_limit_is_a_413_in_the_error_format(cast, caplog):
+    # Django's RequestDataTooBig became its HTML "Bad Request (400)" page.
+    client = APIClient()
+    client.force_authenticate(cast["alice"])
+    body = json.dumps({"seat_count": 2, "name": "a" * 3_000_000})
+    response = client.post("/api/v1/tables/", body, content_type="application/json")
+    assert response.status_code == 413 and response["Content-Type"] == "application/json"
+    assert response.json()["code"] == "too_large" and response.json()["message"]
+    assert _one_line_logs(caplog) == ["Request Entity Too Large: /api/v1/tables/"]
+    assert not Table.objects.exists()
+
+
+def test_the_real_server_answers_deep_and_huge_api_bodies_in_the_error_format(tmp_path):
+    # The same two bodies through uvicorn (manage.py serve), where the body arrives by ASGI.
+    site = LiveSite("embedded", tmp_path).start()
+    try:
+        token = make_token(site)
+        for body, status, code in [
+            ("[" * 5000 + "]" * 5000, 400, "malformed_message"),
+            (json.dumps({"name": "a" * 3_000_000}), 413, "too_large"),
+        ]:
+            request = urllib.request.Request(
+                site.url + "/api/v1/tables/", body.encode(), method="POST",
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            )  # fmt: skip
+            with pytest.raises(urllib.error.HTTPError) as error:
+                urllib.request.urlopen(request, timeout=30)
+            assert error.value.code == status
+            assert json.loads(error.value.read())["code"] == code
+        assert "Traceback" not in site.output() and "RecursionError" not in site.output()
+    finally:
+        site.stop()

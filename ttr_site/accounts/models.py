@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
@@ -36,6 +37,16 @@ class User(AbstractUser):
 
     def get_absolute_url(self):
         return reverse("profile", kwargs={"username": self.username})
+
+    def save(self, *args, **kwargs):
+        # A new password revokes every API token: whoever changes or resets a password
+        # (perhaps because it leaked) locks out the scripts of whoever knew it. ``_password``
+        # is set by ``set_password`` until the save, on every path: allauth's change, reset
+        # and set, the admin's password form, ``manage.py changepassword``.
+        new_password = self._password is not None and not self._state.adding
+        super().save(*args, **kwargs)
+        if new_password:
+            self.api_tokens.active().revoke()
 
 
 class NotificationQuerySet(models.QuerySet):
@@ -72,6 +83,10 @@ class Notification(models.Model):
 class ApiTokenQuerySet(models.QuerySet):
     def active(self):
         return self.filter(revoked_at__isnull=True)
+
+    def revoke(self) -> int:
+        """Revoke these tokens now; return how many were active."""
+        return self.active().update(revoked_at=timezone.now())
 
 
 class ApiToken(models.Model):

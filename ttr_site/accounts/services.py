@@ -42,12 +42,16 @@ def api_token_create(*, user: User, name: str) -> tuple[ApiToken, str]:
     name = (name or "").strip()
     if not name or len(name) > 60:
         raise AccountError("invalid_token_name")
-    if user.api_tokens.active().count() >= MAX_TOKENS:
-        raise AccountError("too_many_tokens")
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(
-        user=user, name=name, prefix=secret[:12], digest=ApiToken.digest_of(secret)
-    )
+    with transaction.atomic():
+        # The user's row lock makes count-then-create one step: without it, parallel
+        # requests all counted 19 and each created one (30 at once left 23 active).
+        User.objects.select_for_update().only("pk").get(pk=user.pk)
+        if user.api_tokens.active().count() >= MAX_TOKENS:
+            raise AccountError("too_many_tokens")
+        token = ApiToken.objects.create(
+            user=user, name=name, prefix=secret[:12], digest=ApiToken.digest_of(secret)
+        )
     return token, secret
 
 

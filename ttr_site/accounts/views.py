@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views import i18n
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from ladder import presenters
@@ -43,6 +44,7 @@ def _settings_page(request, **context):
     return render(request, "accounts/settings.html", context)
 
 
+@never_cache  # Cache-Control: no-store: no browser or proxy keeps the secret
 @login_required
 @require_POST
 def api_token_new(request):

@@ -9,7 +9,7 @@ HTTP ones below. User errors are mapped here, once; anything else is a bug and a
 
 import json
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, status
@@ -29,6 +29,7 @@ HTTP_MESSAGES = {
     "method_not_allowed": _("That method is not allowed here."),
     "not_acceptable": _("That response format is not available."),
     "unsupported_media_type": _("Send JSON (Content-Type: application/json)."),
+    "too_large": _("The request is too large."),
 }
 
 # Reason code -> HTTP status. Codes not listed are a bad request (400).
@@ -48,6 +49,7 @@ STATUS = {
                                "already_registered", "not_registered", "tournament_full",
                                "checkin_closed", "tournament_started", "tournament_not_running",
                                "tournament_over", "round_started", "table_not_playing"},
+    status.HTTP_413_REQUEST_ENTITY_TOO_LARGE: {"too_large"},
     status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: {"unsupported_media_type"},
     status.HTTP_429_TOO_MANY_REQUESTS: {"rate_limited", "chat_rate_limited"},
 }  # fmt: skip
@@ -88,6 +90,8 @@ def exception_handler(exc, context):
         params = json.loads(json.dumps(exc.params, default=str))
         message = reason_message(exc.code, exc.params)  # the engine speaks English only
         return error_response(exc.code, message, http=ILLEGAL_ACTION_STATUS, params=params)
+    if isinstance(exc, RequestDataTooBig):  # a body over DATA_UPLOAD_MAX_MEMORY_SIZE
+        return error_response("too_large", HTTP_MESSAGES["too_large"])
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

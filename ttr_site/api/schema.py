@@ -23,6 +23,7 @@ ERROR_STATUSES = {
     "405": "`method_not_allowed`",
     "406": "`not_acceptable`",
     "409": "the object's state does not allow it now (e.g. `stale_version`, `table_full`)",
+    "413": "`too_large`: the body is over 2.5 MB",
     "415": "`unsupported_media_type`: send JSON",
     "422": "an illegal game action: the engine's reason code, with `params`",
     "429": "`rate_limited` (see `Retry-After`)",
