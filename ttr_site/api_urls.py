@@ -5,10 +5,15 @@
 from django.urls import include, path, re_path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 from rest_framework.decorators import api_view, permission_classes
 
 from ttr_site.api.errors import error_response
+from ttr_site.csp import api_docs_policy
 
 v1 = [
     path("", include("ttr_site.accounts.api_urls")),
@@ -28,7 +33,16 @@ def unknown_endpoint(request, rest=""):
 urlpatterns = [
     path("v1/", include(v1)),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # The split view serves its start-up script from a URL (?script): no inline script.
+    path(
+        "docs/",
+        api_docs_policy(SpectacularSwaggerSplitView.as_view(url_name="api-schema")),
+        name="api-docs",
+    ),
+    path(
+        "redoc/",
+        api_docs_policy(SpectacularRedocView.as_view(url_name="api-schema")),
+        name="api-redoc",
+    ),
     re_path(r"^(?P<rest>[\s\S]*)$", unknown_endpoint),
 ]

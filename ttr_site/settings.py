@@ -119,6 +119,7 @@ MIDDLEWARE = [
     # First: it turns a database or Redis outage anywhere below into a 503 (ttr_site/outages.py)
     "ttr_site.outages.OutageMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "ttr_site.csp.ContentSecurityPolicyMiddleware",
     "ttr_site.middleware.NulPathMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
