@@ -95,6 +95,16 @@ def play(table, moves: int) -> None:
         )
 
 
+@pytest.fixture
+def private_league(cast):
+    """A private league: alice its admin, bob and carol members, dave not one."""
+    league = LeagueFactory(is_private=True)
+    MembershipFactory(league=league, user=cast["alice"], role="admin")
+    for name in ("bob", "carol"):
+        MembershipFactory(league=league, user=cast[name])
+    return league
+
+
 def run(scenario) -> None:
     async_to_sync(scenario)()
 
@@ -263,12 +273,9 @@ def test_a_player_removed_from_a_private_table_is_cut_off(cast):
     run(scenario)
 
 
-def test_a_member_removed_from_a_private_league_loses_its_tables(cast):
+def test_a_member_removed_from_a_private_league_loses_its_tables(cast, private_league):
     alice, bob, carol, dave = (cast[n] for n in ("alice", "bob", "carol", "dave"))
-    league = LeagueFactory(is_private=True)
-    MembershipFactory(league=league, user=alice, role="admin")
-    for user in (bob, carol):
-        MembershipFactory(league=league, user=user)
+    league = private_league
     table = services.table_open_full(
         players=[alice, bob], ruleset="europe", variant="classic", league=league
     )
@@ -289,15 +296,12 @@ def test_a_member_removed_from_a_private_league_loses_its_tables(cast):
     run(scenario)
 
 
-def test_a_private_leagues_tournament_table_is_hidden_from_every_reader(cast):
+def test_a_private_leagues_tournament_table_is_hidden_from_every_reader(cast, private_league):
     """Unrated too: a tournament's tables carry its league, and are as visible as it."""
     from tests.ladder.factories import register, tournament
 
     alice, bob, carol, dave = (cast[n] for n in ("alice", "bob", "carol", "dave"))
-    league = LeagueFactory(is_private=True)
-    MembershipFactory(league=league, user=alice, role="admin")
-    for user in (bob, carol):
-        MembershipFactory(league=league, user=user)
+    league = private_league
     t = tournament(alice, league=league, table_size=2, rated=False)
     register(t, [alice, bob])
     ladder_services.tournament_start_now(tournament_id=t.pk, by=alice)
