@@ -90,8 +90,9 @@ def no_move_threads_left():
 @pytest.fixture(scope="session", autouse=True)
 def cache_namespace_of_this_run():
     """With Redis, this run keys its cache and its channel layer under a prefix of its own.
-    Redis outlives a run, and what an earlier run left there (allauth sends one confirmation e-mail per address per
-    three minutes; rate-limit counters; the sweep lock) must not reach into this one."""
+    Redis outlives a run, and what an earlier run left there (allauth sends one confirmation
+    e-mail per address per three minutes; rate-limit counters; the sweep lock) must not reach
+    into this one."""
     from django.conf import settings
     from django.test import override_settings
 

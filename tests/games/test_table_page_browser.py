@@ -159,3 +159,32 @@ def test_the_lobby_shows_a_new_table_without_a_reload(site):
         expect(watcher.locator(f'#open-tables [data-table-id="{table_id}"]')).to_be_visible(
             timeout=10_000
         )
+
+
+@pytest.mark.browser
+def test_a_player_removed_from_a_private_table_sees_it_taken_down(tmp_path):
+    """The page of a player the owner removes stops showing the table at once (its socket is
+    closed with 4403), instead of a seat they no longer hold."""
+    site = LiveSite("embedded", tmp_path, extra_env=FAST).start()
+    try:
+        site.manage("seed_demo")
+        with chromium() as browser:
+            alice = browser.new_context(**DESKTOP).new_page()
+            log_in(alice, site.url, "alice")
+            alice.goto(site.url + "/play/new/")
+            alice.select_option("select[name=seat_count]", "3")
+            alice.check("input[name=is_private]")
+            alice.locator("#table-form button[type=submit]").click()
+            link = alice.locator("#invite-link").input_value()
+            bob = browser.new_context(**DESKTOP).new_page()
+            log_in(bob, site.url, "bob")
+            bob.goto(link)
+            bob.get_by_role("button", name="Take a seat").click()
+            expect(bob.locator("body")).to_have_attribute("data-ws", "open")
+            alice.reload()
+            alice.locator("[data-remove-seat='1']").click()
+            expect(bob.locator("#table-gone")).to_contain_text("You can no longer see this table")
+            expect(bob.locator("#invite-link")).to_have_count(0)
+            assert bob.goto(re.sub(r"invite/.*", "", link)).status == 404  # the table page
+    finally:
+        site.stop()

@@ -516,9 +516,17 @@
         document.body.dataset.ws = "closed";
         if (this.ws !== ws) return;
         this.busy = false;
-        if (ev.code === 4404) {
+        // For good: the table is not (or no longer) the user's to see, or the user has too
+        // many sockets open; retrying could not help (the server said why in an error frame).
+        const final = {
+          4403: () => t("You can no longer see this table."),
+          4404: () => t("This table is not available to you."),
+          4429: () => t("Too many open connections: close some of this site's tabs and reload."),
+        }[ev.code];
+        if (final) {
           this.closedForGood = true;
-          this.setConnection(false, t("This table is not available to you."));
+          if (ev.code === 4403) this.showGone(final());
+          else this.setConnection(false, final());
           return;
         }
         this.setConnection(false);
@@ -1370,6 +1378,16 @@
       if (nearBottom || f.user === this.userId) box.scrollTop = box.scrollHeight;
     }
 
+    /** The user may no longer see this table: take down everything it showed. */
+    showGone(message) {
+      const main = document.querySelector("main") || document.body;
+      main.className = "container";
+      const back = h("a", { class: "button", href: "/play/", text: t("Back to the lobby") });
+      main.replaceChildren(h("section", { class: "card gone", id: "table-gone" }, [
+        h("h1", { text: message }),
+        back,
+      ]));
+    }
     showError(message) {
       const box = document.getElementById("action-error");
       if (!box) {
