@@ -4,7 +4,7 @@ Terms:
 
 - *rating*: a number on the familiar Elo scale; every player starts at ``START``.
 - *place*: a player's finishing position at a table, 1 = best; equal places are shared.
-  An *abandoned* seat (handed to a bot, RULES.md 1.7) is placed after every seat that was
+  An *abandoned* seat (handed to a bot, docs/rules.md 1.7) is placed after every seat that was
   played to the end, whatever the bot scored for it; several abandoned seats share last place.
 - *pairwise result*: a table of n players is scored as the n-1 two-player games each player
   "played" against every other: 1 for finishing ahead, 1/2 for a shared place, 0 for behind.

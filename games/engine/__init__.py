@@ -1,6 +1,6 @@
 """ttr rules engine: pure Python (standard library only), no Django.
 
-Rules: ``RULES.md`` §1 (``ruleset="europe"``, 2-5 players, variants ``classic``,
+Rules: ``docs/rules.md`` §1 (``ruleset="europe"``, 2-5 players, variants ``classic``,
 ``europa_1912``, ``europe_extended``, ``mega_europe``, ``big_cities``), §2 (Warehouses &
 Depots: the ``warehouses`` option of every Europe variant) and §3 (``ruleset="new_york"``,
 2-4 players, variant ``standard``). Rule sets plug in via ``rulesets/``.
@@ -22,7 +22,7 @@ Public API
     do not matter.
 ``current_seats(state) -> list[int]`` / ``is_terminal(state) -> bool``
 ``view_for(state, viewer, log_since=None) -> dict``
-    THE redaction (RULES.md 1.6); ``viewer``: a seat, ``None`` (spectator) or ``"all"``;
+    THE redaction (docs/rules.md 1.6); ``viewer``: a seat, ``None`` (spectator) or ``"all"``;
     ``log`` holds the entries from index ``log_since`` (a push needs only the new ones;
     ``None``: all the state holds, which is the whole log unless it was detached).
     Keys: ``ruleset variant options seats phase turn first_seat current_seats players faceup

@@ -214,5 +214,5 @@ def apply_action(state, seat, action):
     if ends:
         end_turn(state, seat)
     if state.wh and state.phase != "over":
-        empty_warehouses(state)  # "at once" when a seat just ran out of depots (RULES.md §2)
+        empty_warehouses(state)  # "at once" when a seat just ran out of depots (docs/rules.md §2)
     return state

@@ -22,13 +22,13 @@ REASON_CODES: dict[str, str] = {
     "game_over": "The game is over.",
     "not_your_turn": "It is not seat {seat}'s decision now.",
     "stale_phase": "A {action_type} action is not possible in phase {phase}.",
-    # drawing train cards (RULES.md 1.3.1)
+    # drawing train cards (docs/rules.md 1.3.1)
     "deck_empty": "The deck and the discard pile are empty: no card can be drawn blind.",
     "invalid_slot": "Face-up slot {slot!r} does not exist.",
     "empty_slot": "Face-up slot {slot} is empty.",
     "faceup_mismatch": "Face-up slot {slot} holds {actual}, not {color}.",
     "second_locomotive": "A face-up locomotive cannot be taken as the second card.",
-    # claiming routes, ferries, tunnels (RULES.md 1.3.2)
+    # claiming routes, ferries, tunnels (docs/rules.md 1.3.2)
     "unknown_route": "There is no route {route!r}.",
     "route_taken": "Route {route} is already claimed.",
     "double_route_closed": "Route {route} is closed: its twin is used (2-3 players).",
@@ -39,16 +39,16 @@ REASON_CODES: dict[str, str] = {
     "wrong_color": "Route {route} needs {needed} cards (or locomotives), not {color}.",
     "ferry_locomotives": "Route {route} is a ferry: it needs at least {needed} locomotives.",
     "insufficient_cards": "You do not hold these cards: {cards}.",
-    # destination tickets (RULES.md 1.3.3, 1.8)
+    # destination tickets (docs/rules.md 1.3.3, 1.8)
     "ticket_deck_empty": "The ticket deck is empty.",
     "invalid_ticket_choice": "Ticket choice {tickets!r} is not a set of offered tickets.",
     "too_few_tickets": "You must keep at least {needed} tickets.",
     "too_many_long": "You may keep at most {allowed} long ticket(s).",
-    # stations (RULES.md 1.3.4)
+    # stations (docs/rules.md 1.3.4)
     "unknown_city": "There is no city {city!r}.",
     "city_has_station": "{city} already has a station.",
     "no_stations_left": "You have no stations left.",
-    # warehouses and depots (RULES.md §2)
+    # warehouses and depots (docs/rules.md §2)
     "no_warehouses": "This game is played without warehouses and depots.",
     "city_has_depot": "{city} already has a depot.",
     "no_depots_left": "You have no depots left beside your warehouse.",
@@ -58,7 +58,7 @@ REASON_CODES: dict[str, str] = {
     "invalid_warehouse": "Seat {seat!r} is not a warehouse you can name here.",
     "warehouse_not_reachable": "No depot of seat {seat} stands at an end of route {route}.",
     "empty_warehouse": "The warehouse of seat {seat} is empty.",
-    # passing (RULES.md 1.4 Decision)
+    # passing (docs/rules.md 1.4 Decision)
     "pass_not_allowed": "You can still act, so you cannot pass.",
     # new_game
     "invalid_setup": "Invalid game set-up: {detail}.",

@@ -3,8 +3,8 @@
 Terms:
 - *edge*: ``(route index, city a, city b, length)``.
 - *union-find*: a parent list over city indexes; ``find`` with path halving. Two cities are
-  *connected* when they share a root (RULES.md 1.5.2 ticket completion).
-- *trail*: a walk that uses each edge at most once; cities may repeat (RULES.md 1.5.4).
+  *connected* when they share a root (docs/rules.md 1.5.2 ticket completion).
+- *trail*: a walk that uses each edge at most once; cities may repeat (docs/rules.md 1.5.4).
   Its length is the sum of its edges' lengths (cars, not routes).
 
 Longest trail: NP-hard in general, small here (a player owns at most 45 cars of routes).

@@ -12,7 +12,7 @@ Terms:
 - *twin*: the other route of a double route (same ``double_group``); ``-1`` if none.
 - *tourist attraction*: a New York location flagged ``tourist_attraction`` (``Board.attractions``
   holds their city indexes).
-- *ticket kind*: ``long``, ``regular`` or ``big_city`` (RULES.md 1.1, 1.8); ``big_city``
+- *ticket kind*: ``long``, ``regular`` or ``big_city`` (docs/rules.md 1.1, 1.8); ``big_city``
   also marks base tickets that carry the Big Cities logo (``big_logo``).
 
 Map JSON lives in ``games/engine/maps/`` (a checked copy of the shared data); nothing here
@@ -192,7 +192,7 @@ def _load_tickets(data: dict, city_index: dict) -> tuple[Ticket, ...]:
     tickets: list[Ticket] = []
     for key, prefix, source in _TICKET_SETS:
         raw_list = data.get(key)
-        if raw_list is None:  # e.g. Orient Express: data not available (RULES.md 1.8)
+        if raw_list is None:  # e.g. Orient Express: data not available (docs/rules.md 1.8)
             continue
         if isinstance(raw_list, dict):
             raw_list = [raw_list]

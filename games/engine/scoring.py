@@ -1,4 +1,4 @@
-"""Final scoring (RULES.md 1.5) and the ranking.
+"""Final scoring (docs/rules.md 1.5) and the ranking.
 
 Terms:
 - *route points*: the scoring table summed over the seat's routes (recounted at the end).
@@ -12,10 +12,10 @@ Terms:
   skipped: the search is exact but small.
 - *longest path*: ``graph.longest_trail`` over the seat's own routes only (1.5.4); +bonus to
   every seat tied at the maximum (when the maximum is above 0: engine decision).
-- *attractions* (New York, RULES.md §3): the tourist attractions touched by at least one of
+- *attractions* (New York, docs/rules.md §3): the tourist attractions touched by at least one of
   the seat's routes, ``attraction_points`` (1) each. Rule sets without a longest-path bonus
   (New York) report ``longest_path`` 0 and no routes.
-- *depot bonus* (Warehouses & Depots, RULES.md §2): ``depot_bonus`` (10) to every seat with
+- *depot bonus* (Warehouses & Depots, docs/rules.md §2): ``depot_bonus`` (10) to every seat with
   the most depots left beside its warehouse, when that most is above 0 (engine decision).
 - *rank*: 1 + the number of seats strictly better by (score, completed tickets, fewer
   stations built, longest path) (1.5.5 Decision; New York: score, completed tickets, as

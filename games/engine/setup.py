@@ -1,15 +1,15 @@
-"""Creating a game: argument checks, shuffles and the deal (RULES.md 1.2, 1.8).
+"""Creating a game: argument checks, shuffles and the deal (docs/rules.md 1.2, 1.8).
 
 Terms:
-- *options*: ``{"bonus_tickets": bool, "warehouses": bool}``. Bonus tickets (RULES.md 1.8:
+- *options*: ``{"bonus_tickets": bool, "warehouses": bool}``. Bonus tickets (docs/rules.md 1.8:
   Orient Express, with Max) join the regular ticket deck when on; the map data must have them
   (Europe's has not, so asking for them raises ``InvalidSetup``). ``warehouses``: Warehouses
-  & Depots (RULES.md §2, every Europe variant; ``InvalidSetup`` for New York): each seat
+  & Depots (docs/rules.md §2, every Europe variant; ``InvalidSetup`` for New York): each seat
   starts with ``depots`` (5) depots beside an empty warehouse. A false option is kept as
   given (``{"warehouses": false}`` plays like no option).
 - *deal order*: train deck shuffled, 4 cards to each seat in seat order, 5 face up (with the
   refresh rule), long tickets shuffled and dealt, regular tickets shuffled and dealt, then the
-  first seat drawn from the rng (RULES.md 1.2 step 6 Decision).
+  first seat drawn from the rng (docs/rules.md 1.2 step 6 Decision).
 """
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def _deal_tickets(s: GameState, long: list, regular: list) -> None:
     offers = [[long.pop() for _ in range(var.setup_long)] for _ in range(s.n)]
     for offer in offers:
         offer.extend(regular.pop() for _ in range(var.setup_regular))
-    s.boxed = long  # unused long tickets leave the game unseen (RULES.md 1.2 step 3)
+    s.boxed = long  # unused long tickets leave the game unseen (docs/rules.md 1.2 step 3)
     s.ticket_deck = regular
     s.offers = offers
 

@@ -8,20 +8,20 @@ Terms:
   discard pile. *faceup*: ``faceup_size`` slots holding a card index or ``-1`` (empty: no
   card was left to turn up).
 - *ticket deck*: ticket indexes; the top is the END of the list, the bottom index 0
-  (RULES.md 1.3.3: returned tickets go to the bottom). *boxed*: tickets out of the game.
+  (docs/rules.md 1.3.3: returned tickets go to the bottom). *boxed*: tickets out of the game.
 - *offer*: tickets dealt to a seat and waiting for its ``keep_tickets`` choice.
-- *phase*: ``setup`` (initial ticket choice, every seat with an offer decides, RULES.md 1.2
+- *phase*: ``setup`` (initial ticket choice, every seat with an offer decides, docs/rules.md 1.2
   Decision), ``turn`` (the current seat picks one of the four actions), ``draw2`` (second
   card of a draw), ``tickets`` (keep drawn tickets), ``tunnel`` (pay or decline the extra
-  tunnel cards, RULES.md 1.3.2 Decision), ``over``.
+  tunnel cards, docs/rules.md 1.3.2 Decision), ``over``.
 - *tunnel*: the pending tunnel claim: ``route`` index, ``played`` hand-shaped counts (the
   cards in play), ``revealed`` card indexes, ``extra`` cards due, ``color`` the played colour
   (the wild index if only wild cards were played), ``warehouses`` the seats whose warehouse
   the claim takes once the route is placed (Warehouses & Depots; ``[]`` otherwise).
 - *last_round*: seat whose turn triggered the last round (-1: not yet); ``turns_left``: turns
-  still to be played after it (RULES.md 1.4).
-- *passes*: consecutive passes (RULES.md 1.4 Decision: a full round of passes ends the game).
-- *Warehouses & Depots* (RULES.md §2, the ``warehouses`` option; see ``rules.depots``):
+  still to be played after it (docs/rules.md 1.4).
+- *passes*: consecutive passes (docs/rules.md 1.4 Decision: a full round of passes ends the game).
+- *Warehouses & Depots* (docs/rules.md §2, the ``warehouses`` option; see ``rules.depots``):
   ``depot_at`` city index -> owner seat (-1: none); ``depots_of`` each seat's placed depots
   (city indexes, placement order); ``depots_left`` depots still beside each seat's warehouse;
   ``depots_spent`` depots each seat gave up for warehouse cards (out of the game);
@@ -109,7 +109,7 @@ class GameState:
         self.wild: int = self.cfg.n_colors  # card index of the wild card
         self.card_names: tuple = self.cfg.card_names
         # hot-path lookups (see rules.routes): route groups, and whether a claimed twin
-        # closes its double route for everyone (2-3 players, RULES.md 1.3.2)
+        # closes its double route for everyone (2-3 players, docs/rules.md 1.3.2)
         from .rules.routes import route_groups
 
         self.route_groups: tuple = route_groups(self.board, self.cfg.colors)

@@ -1,4 +1,4 @@
-"""THE redaction: what a viewer may see of a game (RULES.md 1.6, ARCHITECTURE example 4).
+"""THE redaction: what a viewer may see of a game (docs/rules.md 1.6, ARCHITECTURE example 4).
 
 Terms:
 - *viewer*: a seat number (that player), ``None`` (a spectator: public facts only), or
@@ -12,7 +12,7 @@ Terms:
   ticket counts, face-up cards, deck/discard/ticket-deck sizes, tunnel reveals and cards
   played, the log's public facts. Secret: card colours in hands, tickets, deck order,
   tickets being chosen.
-- Warehouses & Depots (RULES.md §2): depots on the map, depots left, warehouse card counts
+- Warehouses & Depots (docs/rules.md §2): depots on the map, depots left, warehouse card counts
   are public; warehouse colours are secret to every seat, the owner included. **Decision**:
   ``"all"`` (replays of finished games, admin) sees them as ``players[i].warehouse``. The
   log never names them (a taker's ``take_warehouse`` entry names the cards it got, for the

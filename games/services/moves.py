@@ -149,7 +149,7 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
 
     The compare-and-set on the version (under the row lock) makes duplicate and late runs do
     nothing. Each overdue human seat gets the medium bot's choice (a tunnel payment is
-    declined: RULES.md 1.3.2 Decision) and one more timeout in a row; at
+    declined: docs/rules.md 1.3.2 Decision) and one more timeout in a row; at
     ``TIMEOUTS_BEFORE_ABANDON`` the seat is handed to a bot. Overdue bots simply move.
     """
     now = timezone.now()
@@ -401,7 +401,7 @@ def _charge(table, game, seat: Seat, now, timed_out: bool, count_timeout: bool) 
 
 
 def _abandon(seat: Seat) -> None:
-    """Hand the seat to a bot for the rest of the game (RULES.md 1.7); ratings see it last."""
+    """Hand the seat to a bot for the rest of the game (docs/rules.md 1.7); ratings see it last."""
     seat.abandoned = True
     seat.bot_level = seat.bot_level or BotLevel.MEDIUM
     seat.save(update_fields=["abandoned", "bot_level", "timeouts_in_row", "bank_left"])

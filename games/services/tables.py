@@ -163,7 +163,7 @@ def table_join(*, table_id: int, user, invite_token: str | None = None) -> Seat:
 
 def table_leave(*, table_id: int, user) -> None:
     """Give up a seat. Before the start it is freed (an owner who leaves closes the table);
-    during the game a bot plays it on and it counts as abandoned (RULES.md 1.7)."""
+    during the game a bot plays it on and it counts as abandoned (docs/rules.md 1.7)."""
     with transaction.atomic():
         table = _locked_table(table_id)
         seat = table.seat_of(user)

@@ -1,5 +1,5 @@
 """Mid-game, every endpoint that reads a game answers each seat and each spectator without
-another seat's hand, tickets, offered tickets or the deck order (RULES.md 1.6)."""
+another seat's hand, tickets, offered tickets or the deck order (docs/rules.md 1.6)."""
 
 import json
 import random

@@ -1,4 +1,4 @@
-"""Drawing train cards (RULES.md 1.3.1): face-up locomotives, refreshes, reshuffles."""
+"""Drawing train cards (docs/rules.md 1.3.1): face-up locomotives, refreshes, reshuffles."""
 
 import pytest
 from engine_testkit import LOCO, arrange, cards_total, hand, snapshot, started

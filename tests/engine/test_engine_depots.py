@@ -1,4 +1,4 @@
-"""Warehouses & Depots (RULES.md §2): set-up depots, warehouse cards, free depots, taking
+"""Warehouses & Depots (docs/rules.md §2): set-up depots, warehouse cards, free depots, taking
 warehouses with a claim, the warehouse reshuffle, the depot bonus, views and round trips."""
 
 import json

@@ -175,7 +175,7 @@ CASES = {
         lambda s: {"type": "build_station", "city": "Wien", "cards": {"red": 1}},
     ),
     "pass_not_allowed": (started, 0, lambda s: {"type": "pass"}),
-    # Warehouses & Depots (RULES.md §2)
+    # Warehouses & Depots (docs/rules.md §2)
     "no_warehouses": (started, 0, lambda s: {"type": "place_depot", "city": "Wien"}),
     "city_has_depot": (lambda: _wh(), 0, lambda s: {"type": "place_depot", "city": "Wien"}),
     "no_depots_left": (

@@ -1,4 +1,4 @@
-"""New York (RULES.md §3): map totals, set-up, cards, tickets, routes, the end and scoring."""
+"""New York (docs/rules.md §3): map totals, set-up, cards, tickets, routes, the end and scoring."""
 
 import json
 from collections import Counter

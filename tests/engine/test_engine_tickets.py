@@ -1,4 +1,4 @@
-"""Set-up per variant and destination tickets (RULES.md 1.2, 1.3.3, 1.8)."""
+"""Set-up per variant and destination tickets (docs/rules.md 1.2, 1.3.3, 1.8)."""
 
 import pytest
 from engine_testkit import snapshot, started

@@ -1,4 +1,4 @@
-"""Stations (RULES.md 1.3.4), the last round, passing and the end of the game (1.4)."""
+"""Stations (docs/rules.md 1.3.4), the last round, passing and the end of the game (1.4)."""
 
 import pytest
 from engine_testkit import arrange, cards_total, give_routes, hand, route_id, snapshot, started

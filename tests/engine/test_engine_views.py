@@ -1,4 +1,4 @@
-"""view_for / log_for redaction (RULES.md 1.6), determinism and the JSON round trip."""
+"""view_for / log_for redaction (docs/rules.md 1.6), determinism and the JSON round trip."""
 
 import json
 import random

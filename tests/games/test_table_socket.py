@@ -58,7 +58,7 @@ def assert_no_foreign_secrets(frame, viewer, state):
     text = json.dumps(frame)
     view = frame.get("view", {})
     if view.get("final"):
-        return  # final scoring reveals every ticket (RULES.md 1.6)
+        return  # final scoring reveals every ticket (docs/rules.md 1.6)
     for seat in range(state.n):
         if seat == viewer:
             continue

@@ -6,7 +6,7 @@ Terms:
 - *rotation*: game ``g`` seats the line-up shifted by ``g % seats``, so each level sits in
   every position equally often; the ``seats`` games of one rotation share one deal seed
   (``seed + g // seats``), which makes the comparison paired and lowers the variance.
-- *win*: finishing with rank 1 (RULES.md 1.5.5, tie-breaks included). When seats still share
+- *win*: finishing with rank 1 (docs/rules.md 1.5.5, tie-breaks included). When seats still share
   rank 1 after every tie-break, each of them is counted as a winner (``shared_wins`` says how
   often that happened).
 - *Wilson interval*: the 95% score interval of a binomial proportion (Wilson 1927), which

@@ -2,24 +2,24 @@
 
 Strategy (measured with ``manage.py bot_arena`` against three medium bots): few, compatible
 tickets at set-up and no more unless they are all done early; paths priced so that long
-routes win (a claim costs a turn, and long routes score more per car, RULES.md 1.3.2); no
+routes win (a claim costs a turn, and long routes score more per car, docs/rules.md 1.3.2); no
 wasted turns on refused tunnels; then the longest open routes, extending its longest trail,
 which also ends the game before ticket-heavy opponents finish.
 
 Terms (see ``medium`` and ``planner`` for the rest):
 - *pace*: cars a seat has used per turn it has played (public: cars left and the turn
   count). *turns left*: how many more turns this seat is likely to get: the fewest turns any
-  seat needs at its pace to get down to ``end_trains`` cars (RULES.md 1.4), plus the last
+  seat needs at its pace to get down to ``end_trains`` cars (docs/rules.md 1.4), plus the last
   round.
 - *tunnel spare*: cards of the tunnel's colour (or locomotives) kept beyond the length
   before trying a tunnel: three revealed cards ask for an extra card more often than not
-  (RULES.md 1.3.2), and a refused tunnel wastes the turn.
+  (docs/rules.md 1.3.2), and a refused tunnel wastes the turn.
 - *cash-in*: near the end, cards in hand score nothing: the bot claims its most valuable
   affordable route instead of drawing.
 - *ticket odds*: a ticket choice in play is valued by Monte-Carlo own playouts over sampled
   orders of the unseen cards (``montecarlo``): won points times the odds of finishing the
   plan in the turns left, lost points otherwise.
-- *longest path* (RULES.md 1.5.4): filler routes that lengthen the seat's longest trail are
+- *longest path* (docs/rules.md 1.5.4): filler routes that lengthen the seat's longest trail are
   worth more when the +10 bonus is within reach.
 """
 
@@ -41,7 +41,7 @@ HARD = Style(
 SAMPLES = 24
 EARLY_PACE = 1.1  # cars per turn assumed before a seat has played a few turns
 CASH_IN_TURNS = 1
-END_TRAINS = 2  # the last round starts at this many cars (RULES.md 1.4)
+END_TRAINS = 2  # the last round starts at this many cars (docs/rules.md 1.4)
 
 
 class Hard(Medium):
@@ -144,7 +144,7 @@ class Hard(Medium):
 
     def path_weight(self) -> float:
         """Value of one more car on the longest trail: the +10 split over the gap to the
-        best opponent (RULES.md 1.5.4)."""
+        best opponent (docs/rules.md 1.5.4)."""
         if not hasattr(self, "_path_weight"):
             seen = self.seen
             mine = self.trail_length(seen.seat)

@@ -1,7 +1,7 @@
 """What a seat knows: its own view parsed into board indexes.
 
 Terms:
-- *seen*: a ``Seen`` built from ``view_for(state, seat)`` only (RULES.md 1.6): the public
+- *seen*: a ``Seen`` built from ``view_for(state, seat)`` only (docs/rules.md 1.6): the public
   board, every public count, the seat's own hand and tickets. Nothing here, nor in any bot,
   touches a game state: hidden facts (other hands, deck order, other tickets) are unknown.
 - *card index*: 0..7 for the colours of the ruleset, 8 (``wild``) for the locomotive; a
@@ -62,7 +62,7 @@ class Seen:
         return [max(0, k) for k in pool]
 
     def final_turn(self) -> bool:
-        """Whether this turn is the seat's last (RULES.md 1.4: once the last round is on,
+        """Whether this turn is the seat's last (docs/rules.md 1.4: once the last round is on,
         every seat, the trigger included, plays exactly one more turn)."""
         return bool(self.last_round.get("active"))
 

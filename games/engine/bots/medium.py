@@ -4,10 +4,10 @@ Terms (see ``planner`` for plans, deficits and gains):
 - *style*: the knobs a level turns (``Style``); ``hard`` reuses this bot with its own style
   and overrides a few decisions.
 - *filler*: when every ticket is done (or dead) and no new tickets are wanted, the bot spends
-  its cars on the longest open routes it can afford (more points per car, RULES.md 1.3.2).
+  its cars on the longest open routes it can afford (more points per car, docs/rules.md 1.3.2).
 - *rescue*: a blocked ticket whose cities a station could join (one other player's route
-  lent at the end, RULES.md 1.3.4, 1.5.2): the bot builds that station.
-- *final turn*: once the last round is on, every seat has exactly one turn left (RULES.md
+  lent at the end, docs/rules.md 1.3.4, 1.5.2): the bot builds that station.
+- *final turn*: once the last round is on, every seat has exactly one turn left (docs/rules.md
   1.4): the bot takes the single action worth most points now.
 
 Decisions per phase: ``setup``/``tickets`` keep tickets (value = points minus a price per
@@ -265,7 +265,7 @@ class Medium:
         return self.best_payment(pays, self.plan().routes)
 
     def final_move(self) -> dict:
-        """The action worth most points right now (RULES.md 1.4: no later turn)."""
+        """The action worth most points right now (docs/rules.md 1.4: no later turn)."""
         seen = self.seen
         board = seen.board
         best = (0.0, None)
@@ -289,7 +289,7 @@ class Medium:
         builds = self.by.get("build_station")
         if not builds:
             return None
-        bonus = 4  # an unbuilt station scores 4 (RULES.md 1.5.3)
+        bonus = 4  # an unbuilt station scores 4 (docs/rules.md 1.5.3)
         best = (to_beat, None)
         board = seen.board
         for city in {a["city"] for a in builds}:

@@ -3,10 +3,10 @@
 Terms:
 - *weights*: how a level prices an open route in a shortest path (``Weights``): its cars plus
   a per-route overhead (a claim costs a turn), tunnel and ferry penalties, minus a discount
-  for the points a long route scores beyond its cars (RULES.md 1.3.2 table).
+  for the points a long route scores beyond its cars (docs/rules.md 1.3.2 table).
 - *route costs*: per route index, ``0`` for a route the seat can already use (its own, one
   whose twin it owns, another player's route touching a city where the seat has a station:
-  RULES.md 1.3.4, one route per station, approximated), ``None`` for a route it can never use
+  docs/rules.md 1.3.4, one route per station, approximated), ``None`` for a route it can never use
   (claimed by another, a closed twin, longer than its cars left), else the weight.
 - *plan*: unclaimed routes the seat means to claim so that its open tickets are joined,
   built greedily: tickets by points (largest first), each joined by a cheapest path in which
@@ -254,7 +254,7 @@ def borrow_path(seen, costs: list, a: int, b: int, penalty: float = 2.0):
     """A cheapest path from a to b using at most one other player's route through a station.
 
     Returns (cost, own route indexes, borrowed route index, city for the station) or None;
-    the station city is an end of the borrowed route with no station yet (RULES.md 1.3.4).
+    the station city is an end of the borrowed route with no station yet (docs/rules.md 1.3.4).
     """
     board = seen.board
     adj = adjacency(board)

@@ -1,23 +1,23 @@
 """Train cards: the deck, reshuffles, the face-up row and the "draw train cards" action.
 
-Terms (RULES.md 1.3.1):
+Terms (docs/rules.md 1.3.1):
 - *available*: cards that can still be drawn blind = deck + discard (the discard pile is
   shuffled into a new deck when the deck runs out: done lazily, when a card is needed).
 - *refresh*: when ``faceup_wild_limit`` (3) or more face-up cards are wild, all face-up
   cards are discarded and new ones turned up.
-- *endless refresh* (RULES.md 1.3.1 Decision): a refresh happens only if the cards that could
+- *endless refresh* (docs/rules.md 1.3.1 Decision): a refresh happens only if the cards that could
   form the new row (deck + discard + the current row) can make a row with fewer wild cards
   than the limit; otherwise the row stays. A safety cap (``MAX_REFRESHES``) also stops it.
 - *empty slot*: ``-1`` in ``faceup`` when no card was left to turn up; empty slots are
   refilled at the end of each turn once cards are available again (engine decision).
 - *payment*: a hand-shaped list of counts played for a route, tunnel or station.
-- *warehouse card* (Warehouses & Depots, RULES.md §2): the first ``draw_card`` of a turn first
+- *warehouse card* (Warehouses & Depots, docs/rules.md §2): the first ``draw_card`` of a turn first
   moves the top card of the deck, unseen, into the warehouse of the seat named by the
   action's ``warehouse`` key (any seat, the drawer's own included). **Decision**: it is due
   whenever a card can be drawn blind (``blind_count`` > 0), and then required; with no blind
   card the draw has no ``warehouse`` key. A deck draw needs a card left after the warehouse
   card; face-up draws are always possible.
-- *warehouse reshuffle* (RULES.md §2): when the deck is empty, the discard pile is empty and
+- *warehouse reshuffle* (docs/rules.md §2): when the deck is empty, the discard pile is empty and
   at least one seat has no depot left beside its warehouse, all warehouses are emptied at
   once (right after the card that emptied the deck, or after the action that made the
   condition true), shuffled, and form the new deck. So with that condition, warehouse cards
@@ -62,7 +62,7 @@ def draw_blind(state) -> int:
 
 
 def warehouses_feed_deck(state) -> bool:
-    """Whether the warehouses become the deck once deck and discard are empty (RULES.md §2)."""
+    """Whether the warehouses become the deck once deck and discard are empty (docs/rules.md §2)."""
     return state.wh and 0 in state.depots_left
 
 
@@ -100,7 +100,7 @@ def _refresh_possible(state) -> bool:
 
 
 def check_refresh(state) -> None:
-    """Apply the 3-locomotive refresh rule to the face-up row (RULES.md 1.3.1)."""
+    """Apply the 3-locomotive refresh rule to the face-up row (docs/rules.md 1.3.1)."""
     wild = state.wild
     limit = state.cfg.faceup_wild_limit
     faceup = state.faceup
@@ -151,7 +151,7 @@ def _deck_after_warehouse(state, blind: int) -> int:
 
 
 def draw_actions(state, second: bool) -> list:
-    """The legal draw_card actions (RULES.md 1.3.1; §2: with a ``warehouse`` per seat)."""
+    """The legal draw_card actions (docs/rules.md 1.3.1; §2: with a ``warehouse`` per seat)."""
     out = []
     if not state.wh:
         blind = 0
@@ -232,7 +232,7 @@ def apply_draw(state, seat: int, action: dict) -> bool:
     else:
         card = state.faceup[slot]
         entry = _log_draw(state, seat, source="faceup", slot=slot, color=names[card])
-        state.faceup[slot] = draw_blind(state)  # replaced at once (RULES.md 1.3.1)
+        state.faceup[slot] = draw_blind(state)  # replaced at once (docs/rules.md 1.3.1)
         new = state.faceup[slot]
         entry["replacement"] = names[new] if new >= 0 else None
         check_refresh(state)

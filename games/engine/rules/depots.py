@@ -1,4 +1,4 @@
-"""Warehouses & Depots (RULES.md §2), the ``warehouses`` option of every Europe variant.
+"""Warehouses & Depots (docs/rules.md §2), the ``warehouses`` option of every Europe variant.
 
 Terms:
 - *depot*: each seat has ``depots`` (5). *Beside the warehouse* (``depots_left``) until

@@ -5,7 +5,7 @@ Terms:
   (and the wild card's name) to positive ints.
 - *counts*: the same payment as a hand-shaped list of ints by card index.
 - *one-colour payment*: cards of at most one colour plus any number of wild cards
-  (RULES.md 1.3.2: gray = one colour; 1.3.4 stations). Its *colour* is that colour's index,
+  (docs/rules.md 1.3.2: gray = one colour; 1.3.4 stations). Its *colour* is that colour's index,
   or the wild index when only wild cards are played.
 - *payment option*: ``(colour, wilds)``: ``total - wilds`` cards of ``colour`` + ``wilds``
   wild cards; legal-action lists enumerate one action per option.

@@ -1,4 +1,4 @@
-"""Claiming routes: colours, gray routes, double routes, ferries and tunnels (RULES.md 1.3.2).
+"""Claiming routes: colours, gray routes, double routes, ferries and tunnels (docs/rules.md 1.3.2).
 
 Terms:
 - *open for a seat*: unclaimed, the seat has at least ``length`` cars, and the double-route
@@ -178,7 +178,7 @@ def _validate_claim(state, seat: int, route_id, counts) -> tuple:
 
 
 def place(state, seat: int, index: int) -> None:
-    """Put the seat's cars on the route and score it at once (RULES.md 1.3.2 table)."""
+    """Put the seat's cars on the route and score it at once (docs/rules.md 1.3.2 table)."""
     length = state.board.routes[index].length
     state.owner[index] = seat
     state.trains[seat] -= length

@@ -1,4 +1,4 @@
-"""Building stations (RULES.md 1.3.4).
+"""Building stations (docs/rules.md 1.3.4).
 
 Terms:
 - *station cost*: ``station_costs[k]`` cards of one colour (wild cards wild) for the seat's

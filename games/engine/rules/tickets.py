@@ -1,6 +1,6 @@
 """Destination tickets: the set-up choice and the "draw destination tickets" action.
 
-Terms (RULES.md 1.2 step 5, 1.3.3, 1.8):
+Terms (docs/rules.md 1.2 step 5, 1.3.3, 1.8):
 - *offer*: the tickets a seat is choosing from (``state.offers[seat]``).
 - *set-up choice*: every seat with an offer decides at the same time (phase ``setup``); the
   variant's keep rule applies (at least ``setup_min_keep``; Mega Europe: at most one long,

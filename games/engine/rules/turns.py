@@ -1,4 +1,4 @@
-"""Turn order, passing, the last round and the end of the game (RULES.md 1.4).
+"""Turn order, passing, the last round and the end of the game (docs/rules.md 1.4).
 
 Terms:
 - *end of turn*: revealed tunnel cards go to the discard pile (1.3.2 step 5), empty face-up

@@ -1,6 +1,6 @@
 """The registry of rule sets: name -> ``RulesetConfig`` (see ``rulesets.base``).
 
-Europe (RULES.md §1) and New York (§3). Warehouses & Depots (§2) is an option of the Europe
+Europe (docs/rules.md §1) and New York (§3). Warehouses & Depots (§2) is an option of the Europe
 configs (``warehouses_allowed``), implemented in ``rules/depots.py``.
 """
 
@@ -16,7 +16,7 @@ RULESETS: MappingProxyType[str, RulesetConfig] = MappingProxyType(
     {"europe": EUROPE, "new_york": NEW_YORK}
 )
 
-# ruleset name -> its variant names (Europe: in the order of RULES.md 1.8)
+# ruleset name -> its variant names (Europe: in the order of docs/rules.md 1.8)
 VARIANTS: MappingProxyType[str, tuple[str, ...]] = MappingProxyType(
     {name: tuple(cfg.variants) for name, cfg in RULESETS.items()}
 )

@@ -1,16 +1,16 @@
 """Per-ruleset and per-variant configuration: the numbers and switches the rules read.
 
 Terms:
-- ``RulesetConfig``: one rule set (RULES.md §1 Europe; later §3 New York): the map, the train
+- ``RulesetConfig``: one rule set (docs/rules.md §1 Europe; later §3 New York): the map, the train
   card deck (colours, cards per colour, wild cards), pieces per player, turn and end-game
   numbers, the scoring table's bonuses, and which features exist (stations, tunnels, ferries,
   longest path). Rules code reads these instead of hard-coding Europe.
-- ``VariantConfig``: a ticket variant (RULES.md 1.8): which tickets form the long and regular
+- ``VariantConfig``: a ticket variant (docs/rules.md 1.8): which tickets form the long and regular
   decks, the set-up deal and keep rule, where set-up returns go, and the draw size in play.
 - *wild*: the wild card of the deck (Europe: ``locomotive``). In a hand it is the last
   colour index, ``len(colors)``.
 
-- *warehouses*: Warehouses & Depots (RULES.md §2), the ``warehouses`` option; ``depots`` per
+- *warehouses*: Warehouses & Depots (docs/rules.md §2), the ``warehouses`` option; ``depots`` per
   player and the ``depot_bonus`` for the most unused ones; allowed only where
   ``warehouses_allowed`` (every Europe variant, not New York). Rules: ``rules/depots.py``.
 """
@@ -64,7 +64,7 @@ class RulesetConfig:
     longest_path_bonus: int  # 0: no longest-path bonus
     attraction_points: int  # New York: points per touched tourist attraction
     single_double_max_players: int  # with this many players or fewer, one twin only
-    warehouses_allowed: bool  # the Warehouses & Depots option may be used (RULES.md §2)
+    warehouses_allowed: bool  # the Warehouses & Depots option may be used (docs/rules.md §2)
     depots: int  # depots per player with the option
     depot_bonus: int  # points for the most depots left beside the warehouse
     variants: Mapping[str, VariantConfig]

@@ -1,4 +1,4 @@
-"""Europe (RULES.md §1): the deck, pieces and the five ticket variants of RULES.md 1.8.
+"""Europe (docs/rules.md §1): the deck, pieces and the five ticket variants of docs/rules.md 1.8.
 
 Terms: *base* tickets are the original game's 46 (``E`` ids), *1912* tickets the expansion's
 55 (``X`` ids); *bonus* tickets (Orient Express ``O``, with Max ``M``) join the regular deck
@@ -28,7 +28,7 @@ def _europa_1912(board: Board):
 
 
 def _extended(board: Board):
-    # Europe Extended: the Classic set plus the 19 new regular 1912 tickets (RULES.md 1.8)
+    # Europe Extended: the Classic set plus the 19 new regular 1912 tickets (docs/rules.md 1.8)
     return _pick(board, "base", ("long",)), (
         _pick(board, "base", ("regular",)) + _pick(board, "1912", ("regular",))
     )

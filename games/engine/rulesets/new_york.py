@@ -1,4 +1,4 @@
-"""New York (RULES.md §3): a small map, 15 taxis each, 44 cards, no stations/tunnels/ferries.
+"""New York (docs/rules.md §3): a small map, 15 taxis each, 44 cards, no stations/tunnels/ferries.
 
 Terms:
 - *taxi cards*: the 8 wild cards. Their key in hands, payments, the face-up row and logs is

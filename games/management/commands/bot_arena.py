@@ -2,7 +2,7 @@
 
 Django is only the command shell here: the games run on the pure engine
 (``games.engine.bots.arena``), one process per worker. Seats rotate every game so each
-level sits in every position equally; a tie for first (after RULES.md 1.5.5 tie-breaks)
+level sits in every position equally; a tie for first (after docs/rules.md 1.5.5 tie-breaks)
 counts as a win for each tied seat.
 """
 
@@ -83,7 +83,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(format_table(summary))
         self.stdout.write(
-            f"Wins: rank 1 after the tie-breaks of RULES.md 1.5.5; a shared first place counts"
+            f"Wins: rank 1 after the tie-breaks of docs/rules.md 1.5.5; a shared first place counts"
             f" as a win for each tied seat ({shared} game(s) had one). 'games' counts seats, so"
             f" a level on several seats plays several seat-games per game. Times: per decision"
             f" of choose_action."
