@@ -20,6 +20,9 @@ Public API
     ``IllegalAction`` and leaves the state unchanged (copy with ``from_json(to_json(s))`` if
     you need the old one). Key order and the order of ``tickets`` and ``warehouses`` lists
     do not matter.
+``step(state, seat, action) -> Step``
+    ``apply_action`` and what the step did, for a host: ``clock_restarts`` (a new turn began,
+    or set-up passed to the next seat), ``game_over``, ``deciding`` (the seats deciding now).
 ``current_seats(state) -> list[int]`` / ``is_terminal(state) -> bool``
 ``view_for(state, viewer, log_since=None) -> dict``
     THE redaction (docs/rules.md 1.6); ``viewer``: a seat, ``None`` (spectator) or ``"all"``;
@@ -185,6 +188,7 @@ from .rulesets.europe import COLORS
 from .serialization import from_json, to_json
 from .setup import new_game
 from .state import attach_log, detach_log, log_length
+from .steps import Step, step
 from .views import log_for, redact_entries, view_for
 
 
@@ -221,6 +225,7 @@ __all__ = [
     "REASON_CODES",
     "RULESETS",
     "VARIANTS",
+    "Step",
     "EngineError",
     "IllegalAction",
     "InvalidSetup",
@@ -238,6 +243,7 @@ __all__ = [
     "new_game",
     "redact_entries",
     "replay",
+    "step",
     "to_json",
     "view_for",
 ]
