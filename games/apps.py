@@ -13,6 +13,11 @@ class GamesConfig(AppConfig):
         from games.engine import serialization
 
         serialization.set_json_codec(dumps=_sorted_dumps, loads=orjson.loads)
+        # Wiring (the one place that knows both sides): a bot move this web process schedules
+        # is played by the use case (games.bot_turns imports no services).
+        from games import bot_turns, services
+
+        bot_turns.set_player(services.game_bot_move)
 
 
 def _sorted_dumps(data) -> str:

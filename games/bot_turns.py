@@ -24,8 +24,20 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 
 from ttr_site import pools
+from ttr_site.jobs import BROKER_ERRORS, enqueue
 
 log = logging.getLogger(__name__)
+
+# The use case that plays a bot's move (``games.services.game_bot_move``), given at start-up by
+# ``GamesConfig.ready``: this module only schedules, so the imports run one way (the services'
+# effects call ``schedule``; nothing here imports the services or the tasks).
+_play_move = None
+
+
+def set_player(play) -> None:
+    global _play_move
+    _play_move = play
+
 
 # (game id, version) -> the timer of a bot move waiting for its delay. Only the event loop
 # touches these, so no lock is needed.
@@ -65,12 +77,10 @@ def _start(key: tuple[int, int]) -> None:
 
 
 async def _play(game_id: int, version: int) -> None:
-    from games.services import game_bot_move
-
     try:
         # Not thread_sensitive: like a player's move, a bot's waits on the database for most
         # of its time and must not hold up the other sockets of this process.
-        await database_sync_to_async(game_bot_move, thread_sensitive=False, executor=_pool())(
+        await database_sync_to_async(_play_move, thread_sensitive=False, executor=_pool())(
             game_id=game_id, expected_version=version
         )
     except Exception:
@@ -89,12 +99,9 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def _queue(moves: list[tuple[int, int]]) -> None:
-    from games.services.moves import BROKER_ERRORS
-    from games.tasks import bot_move
-
     for game_id, version in moves:
         try:
-            bot_move.apply_async((game_id, version))
+            enqueue("games.tasks.bot_move", game_id, version)
         except BROKER_ERRORS as exc:  # the sweep plays it after BOT_STALL_SECONDS
             log.warning("could not queue bot move %s v%s: %r", game_id, version, exc)
 

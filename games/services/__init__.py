@@ -10,10 +10,11 @@ from games.services.moves import (
     game_bot_move,
     game_frame,
     game_handle_timeout,
-    game_state,
     game_submit_action,
+    game_sweep_deadlines,
     game_view_for_user,
 )
+from games.services.notices import game_notify_turn
 from games.services.tables import (
     table_add_bot,
     table_create,
@@ -25,6 +26,7 @@ from games.services.tables import (
     table_remove_seat,
     table_start,
 )
+from games.storage import game_state
 
 __all__ = [
     "CHAT_BURST",
@@ -34,7 +36,9 @@ __all__ = [
     "game_frame",
     "game_handle_timeout",
     "game_state",
+    "game_notify_turn",
     "game_submit_action",
+    "game_sweep_deadlines",
     "game_view_for_user",
     "table_add_bot",
     "table_create",

@@ -9,70 +9,20 @@ move. Timeouts are data: the deadline on the game row, resolved by ``tasks.sweep
 """
 
 import logging
-import threading
-from collections import OrderedDict
-from functools import cache
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
-from kombu.exceptions import OperationalError as BrokerUnreachable
-from redis.exceptions import RedisError
 
-from games import broadcast, clocks, engine
+from games import broadcast, clocks, effects, engine
 from games.engine.bots import choose_action
 from games.errors import GameError
 from games.models import BotLevel, Game, GameEvent, Seat, Table
-from games.signals import game_finished
-from ttr_site import rows
+from games.storage import game_state, locked_game, parsed_states, seats_of, store_move
+from ttr_site.accounts.services import notification_send
 
 log = logging.getLogger(__name__)
-BROKER_ERRORS = (BrokerUnreachable, RedisError, OSError)
-MOVE_FIELDS = ("state", "version", "deadline", "turn_started_at", "updated_at")
-
-
-class ParsedStates:
-    """Game states this process stored, kept parsed for the game's next move here.
-
-    Parsing a state was about 6% of a web process's CPU under ``benchmarks/load.py``, and the
-    next move of a game is often made by the process that stored the one before (a bot's
-    always: ``games.bot_turns``). An entry is the stored text and the state it was written
-    from; it is used only when the row read under the lock holds exactly that text
-    (``to_json``/``from_json`` round-trip exactly, so the state is the one parsing would give)
-    and taken out when used, so no two moves ever share a state object.
-    """
-
-    def __init__(self, size: int = 512):
-        self.size = size
-        self._entries: OrderedDict[tuple[int, int], tuple[str, object]] = OrderedDict()
-        self._lock = threading.Lock()
-        self.hits = self.misses = 0
-
-    def take(self, game: Game):
-        """The state of the locked ``game`` row: the kept one if it is that row's, else parsed."""
-        with self._lock:
-            entry = self._entries.pop((game.pk, game.version), None)
-        if entry is not None and entry[0] == game.state:
-            self.hits += 1
-            return entry[1]
-        self.misses += 1
-        return engine.from_json(game.state)
-
-    def keep(self, game: Game, state) -> None:
-        """Keep ``state``, the one ``game.state`` was written from, for the next move.
-        Call once nothing else reads or changes ``state`` (after its pushes)."""
-        with self._lock:
-            self._entries[(game.pk, game.version)] = (game.state, state)
-            while len(self._entries) > self.size:
-                self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
-
-parsed_states = ParsedStates()
 
 
 def game_submit_action(
@@ -88,12 +38,12 @@ def game_submit_action(
     if not isinstance(action, dict):
         raise GameError("malformed_message", detail="'action' must be an object")
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if game.table.status != Table.Status.PLAYING:
             raise GameError("game_not_running")
         if expected_version != game.version:
             raise GameError("stale_version")
-        seats = _seats(game.table)
+        seats = seats_of(game.table)
         seat = _acting_seat(seats, user, bot_seat)
         state = parsed_states.take(game)
         if _flagged(game, seat, state):
@@ -102,6 +52,21 @@ def game_submit_action(
             raise GameError("time_up")
         _apply(game, seats, seat, state, action, user=user)
     return game
+
+
+def game_sweep_deadlines(*, limit: int = 500) -> int:
+    """Resolve the games whose deadline has passed (each under its own lock, as a timeout);
+    returns how many moved. One indexed query finds them (``tasks.sweep_deadlines``)."""
+    overdue = Game.objects.filter(
+        deadline__lte=timezone.now(), table__status=Table.Status.PLAYING
+    ).values_list("id", "version")[:limit]
+    handled = 0
+    for game_id, version in overdue:
+        try:
+            handled += game_handle_timeout(game_id=game_id, expected_version=version)
+        except Exception:
+            log.exception("sweeping game %s failed", game_id)
+    return handled
 
 
 def _flagged(game: Game, seat: Seat, state) -> bool:
@@ -127,12 +92,12 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
     """
     with transaction.atomic():
         try:
-            game = _locked_game(game_id)
+            game = locked_game(game_id)
         except GameError:
             return False
         if game.version != expected_version or game.table.status != Table.Status.PLAYING:
             return False  # overtaken: a later version has its own bot task
-        seats = _seats(game.table)
+        seats = seats_of(game.table)
         state = parsed_states.take(game)
         seat = next((seats[p] for p in engine.current_seats(state) if seats[p].is_bot), None)
         legal = engine.legal_actions(state, seat.position) if seat is not None else []
@@ -158,7 +123,7 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
         # below could only say the same; no need to lock and read the whole state for it.
         return False
     with transaction.atomic():
-        game = _locked_game(game_id)
+        game = locked_game(game_id)
         if (
             game.version != expected_version
             or game.table.status != Table.Status.PLAYING
@@ -166,7 +131,7 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
             or game.deadline > now
         ):
             return False
-        seats = _seats(game.table)
+        seats = seats_of(game.table)
         state = parsed_states.take(game)
         deciding = [seats[p] for p in engine.current_seats(state)]
         overdue = [seat for seat in deciding if _past_deadline(game, seat, now)]
@@ -196,13 +161,15 @@ def game_seat_leave(*, table: Table, seat: Seat) -> None:
     """A player leaves a running game: the seat is handed to a bot (caller holds the lock)."""
     game = Game.objects.select_for_update().get(table=table)
     _abandon(seat)
-    seats = _seats(table)
+    seats = seats_of(table)
     state = engine.from_json(game.state)
     _set_clock(game, table, seats, state, timezone.now(), restart=False)
     game.save(update_fields=["deadline"])
     version = game.version
     since = engine.log_length(state)
-    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since, []))
+    transaction.on_commit(
+        lambda: effects.move_committed(game, table, seats, version, state, since, [])
+    )
 
 
 def game_end(*, table: Table) -> dict[int, int]:
@@ -225,26 +192,14 @@ def game_opened(*, table: Table, seed: int, state) -> Game:
     entries = engine.detach_log(state)
     game = Game.objects.create(table=table, seed=seed, state=engine.to_json(state), version=0)
     GameEvent.objects.create(game=game, seq=0, seat=None, action=None, entries=entries)
-    seats = _seats(table)
+    seats = seats_of(table)
     for seat in seats.values():
         seat.bank_left = float(table.bank_seconds)
         seat.save(update_fields=["bank_left"])
     _set_clock(game, table, seats, state, timezone.now(), restart=True)
     game.save(update_fields=["deadline", "turn_started_at"])
-    transaction.on_commit(lambda: _after_commit(game, table, seats, 0, state, 0, entries))
+    transaction.on_commit(lambda: effects.move_committed(game, table, seats, 0, state, 0, entries))
     return game
-
-
-def game_state(game: Game, *, whole_log: bool = False):
-    """The engine state of ``game`` as stored; with ``whole_log``, holding its whole log again
-    (the entries of its events up to its version, in order: for a full view; a move committed
-    since ``game`` was read is not mixed in)."""
-    state = engine.from_json(game.state)
-    if whole_log and state.log_base:
-        events = GameEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
-        entries = [e for step in events.values_list("entries", flat=True) for e in step]
-        engine.attach_log(state, entries)
-    return state
 
 
 def game_view_for_user(*, game: Game, user) -> dict:
@@ -263,51 +218,6 @@ def game_frame(*, game: Game, seat: int | None) -> dict:
 
 
 # --- internals ------------------------------------------------------------------------------
-
-
-def _locked_game(game_id: int) -> Game:
-    """The game row, locked, with its table (ttr_site.rows: a move's statements are not
-    compiled per call)."""
-    games, tables = rows.columns(Game), rows.columns(Table)
-    with rows.cursor(connection) as cursor:
-        cursor.execute(_locked_game_sql(), [game_id])
-        row = cursor.fetchone()
-    if row is None:
-        raise GameError("not_found")
-    game, table = games.load(row[: len(games.fields)]), tables.load(row[len(games.fields) :])
-    game.table = table
-    return game
-
-
-@cache
-def _locked_game_sql() -> str:
-    # FOR UPDATE OF the game row only. Locking the joined table row too would take table and
-    # game in the opposite order to the table services and deadlock with them.
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
-    return (
-        f"SELECT {rows.columns(Game).select('g')}, {rows.columns(Table).select('t')} "
-        f"FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id "
-        f"WHERE g.id = %s{lock}"
-    )
-
-
-def _seats(table: Table) -> dict[int, Seat]:
-    """The table's seats by position (each knows its table; a seat's user loads on use)."""
-    seats = rows.columns(Seat)
-    with rows.cursor(connection) as cursor:
-        cursor.execute(_seats_sql(), [table.pk])
-        found = [seats.load(row) for row in cursor.fetchall()]
-    for seat in found:
-        seat.table = table
-    return {seat.position: seat for seat in found}
-
-
-@cache
-def _seats_sql() -> str:
-    return (
-        f"SELECT {rows.columns(Seat).select('s')} FROM {Seat._meta.db_table} s "
-        "WHERE s.table_id = %s ORDER BY s.position"
-    )
 
 
 def _acting_seat(seats: dict[int, Seat], user, bot_seat: int | None) -> Seat:
@@ -349,38 +259,28 @@ def _apply(
     table = game.table
     now = timezone.now()
     since = state.log_base  # the entries detached below start here (none are held before)
-    turn_before, phase_before = state.turn, state.phase
-    seats_before = engine.current_seats(state)
-    engine.apply_action(state, seat.position, action)
+    step = engine.step(state, seat.position, action)
     entries = engine.detach_log(state)  # stored in the event, not in the state
     game.version += 1
     game.state = engine.to_json(state)
     _charge(table, game, seat, now, timed_out, count_timeout)
     # The clock restarts when a turn begins, not for the later steps of a turn (second card,
-    # tunnel payment, keeping tickets) nor when one of the seats choosing at set-up is done.
-    # Free depot placements keep phase and turn; depot set-up passes from seat to seat.
-    restart = (state.phase == "turn" and (state.turn != turn_before or phase_before != "turn")) or (
-        state.phase == "depots" and engine.current_seats(state) != seats_before
-    )
-    _set_clock(game, table, seats, state, now, restart=restart)
-    if engine.is_terminal(state):
+    # tunnel payment, keeping tickets): the engine says which (engine.Step).
+    _set_clock(game, table, seats, state, now, restart=step.clock_restarts)
+    if step.game_over:
         game.deadline = None
         table.status = Table.Status.FINISHED
         table.finished_at = now
         table.save(update_fields=["status", "finished_at"])
-        transaction.on_commit(lambda: broadcast.lobby_changed(table.pk))
         result = engine.final_result(state)
         abandoned = sorted(p for p, s in seats.items() if s.abandoned)
         # robust: the game is over whatever its listeners (ratings, tournaments) manage now.
-        transaction.on_commit(
-            lambda: game_finished.send(
-                sender=Game, table_id=table.pk, result=result, abandoned=abandoned
-            ),
-            robust=True,
-        )
-    _store(game, seat, user, action, entries, timed_out)
+        transaction.on_commit(lambda: effects.game_over(table.pk, result, abandoned), robust=True)
+    store_move(game, _event(game, seat, user, action, entries, timed_out))
     version = game.version
-    transaction.on_commit(lambda: _after_commit(game, table, seats, version, state, since, entries))
+    transaction.on_commit(
+        lambda: effects.move_committed(game, table, seats, version, state, since, entries)
+    )
 
 
 def _charge(table, game, seat: Seat, now, timed_out: bool, count_timeout: bool) -> None:
@@ -409,8 +309,6 @@ def _abandon(seat: Seat) -> None:
     transaction.on_commit(lambda: broadcast.table_changed(seat.table_id))
     user = seat.user
     if user is not None:
-        from ttr_site.accounts.services import notification_send
-
         notification_send(
             user=user,
             text=_("A bot took over your seat at table %(id)s.") % {"id": seat.table_id},
@@ -425,9 +323,9 @@ def _set_clock(game, table, seats, state, now, *, restart: bool) -> None:
     game.deadline = clocks.game_deadline(table, game.turn_started_at, deciding)
 
 
-def _store(game, seat, user, action, entries, timed_out) -> None:
-    """Write the game row's move fields and append the move's event (one statement)."""
-    event = GameEvent(
+def _event(game, seat, user, action, entries, timed_out) -> GameEvent:
+    """The move's event (appended with the game row's update: ``storage.store_move``)."""
+    return GameEvent(
         game=game,
         seq=game.version,
         seat=seat.position,
@@ -437,37 +335,3 @@ def _store(game, seat, user, action, entries, timed_out) -> None:
         action=action,
         entries=entries,
     )
-    rows.update_then_insert(game, MOVE_FIELDS, event)
-
-
-def _after_commit(game, table, seats, version, state, since, entries) -> None:
-    """Push every audience its view, then queue bot moves and turn-based turn notices.
-
-    The move is committed whatever happens here: a push lost to an outage is made good when
-    the client resyncs, a task that cannot be queued by the deadline sweep."""
-    try:
-        _announce(game, table, seats, version, state, since, entries)
-    except BROKER_ERRORS as exc:
-        log.warning("could not queue the tasks of game %s v%s: %r", game.pk, version, exc)
-    if version == game.version and not engine.is_terminal(state):
-        parsed_states.keep(game, state)  # the pushes are done with it
-
-
-def _announce(game, table, seats, version, state, since, entries) -> None:
-    from games import tasks
-
-    clock = clocks.clock_summary(table, game, seats.values())
-    running = table.status == Table.Status.PLAYING
-    # Bots' seats (their own, or handed over) have no holder: nobody may watch their view.
-    holders = {p: s.user_id for p, s in seats.items() if s.user_id is not None and not s.is_bot}
-    broadcast.game_changed(
-        table.pk, version, state, since, entries, clock, holders=holders, running=running
-    )
-    if engine.is_terminal(state) or not running:
-        return
-    tasks.schedule_bots(game.pk, version, state, bots={p for p, s in seats.items() if s.is_bot})
-    # No timeout task per move: the deadline is on the row and the sweep (every second)
-    # resolves it; a task per move almost never fired and cost the worker more than the bots.
-    humans = [p for p in engine.current_seats(state) if not seats[p].is_bot]
-    if humans and table.time_control != clocks.REALTIME:
-        tasks.notify_turn.delay(table.pk, version, humans)

@@ -19,6 +19,7 @@ from ladder import matchmaking, rating
 from ladder.errors import LadderError
 from ladder.models import League, QueueEntry, Rating
 from ladder.services.leagues import locked_league
+from ttr_site.jobs import enqueue
 
 # Clock of a ranked table per time control: the house defaults of a new table.
 CLOCKS = {
@@ -61,9 +62,7 @@ def queue_join(
 
 
 def _kick_matchmaker(league_id: int) -> None:
-    from ladder.tasks import matchmake
-
-    matchmake.delay(league_id)
+    enqueue("ladder.tasks.matchmake", league_id)
 
 
 def queue_leave(*, user) -> None:

@@ -14,6 +14,7 @@ from ladder import rating
 from ladder.errors import LadderError
 from ladder.models import Match, MatchPlayer, Rating, RatingChange
 from ladder.services.leagues import locked_league
+from ttr_site.jobs import enqueue
 
 
 def match_record(*, table_id: int, result: dict, abandoned=()) -> Match | None:
@@ -128,6 +129,4 @@ def match_annul(*, match_id: int, by) -> Match:
 
 
 def _schedule_recalculation(league_id: int) -> None:
-    from ladder.tasks import recalculate
-
-    recalculate.delay(league_id)
+    enqueue("ladder.tasks.recalculate", league_id)

@@ -34,6 +34,7 @@ from ladder.services.tournaments import (
     notify_entrants,
     organized_tournament,
 )
+from ttr_site.jobs import enqueue
 
 Status = Tournament.Status
 MAX_STEPS = 8  # start, close a round, pair, start the next... never more in one call
@@ -295,9 +296,7 @@ def _finish(t: Tournament, now) -> None:
 
 
 def _rate_later(tournament_id: int) -> None:
-    from ladder.tasks import tournament_rate
-
-    tournament_rate.delay(tournament_id)
+    enqueue("ladder.tasks.tournament_rate", tournament_id)
 
 
 # --- results ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from ladder import broadcast, standings
 from ladder.errors import LadderError
 from ladder.models import Tournament
 from ladder.services.leagues import free_slug
+from ttr_site.jobs import enqueue
 
 MAX_ROUNDS = 15
 SIZES = range(2, 6)
@@ -190,9 +191,7 @@ def _require_not_over(tournament: Tournament) -> None:
 
 def kick(tournament_id: int) -> None:
     """Queue a step of the tournament (pairing, starting, finishing) in the worker."""
-    from ladder.tasks import tournament_advance
-
-    tournament_advance.delay(tournament_id)
+    enqueue("ladder.tasks.tournament_advance", tournament_id)
 
 
 def bot_entry_rating(level: str) -> float:

@@ -1,11 +1,11 @@
-"""games.services.moves.parsed_states: a process keeps the states it stored, parsed, for the
+"""games.storage.parsed_states: a process keeps the states it stored, parsed, for the
 game's next move; a kept state is used only for exactly the row it was written to, once."""
 
 import pytest
 
 from games import engine, services
 from games.models import Game
-from games.services.moves import parsed_states
+from games.storage import parsed_states
 from tests.games.moving import play_against_bot, replay_events
 
 pytestmark = pytest.mark.django_db

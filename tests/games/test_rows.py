@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import services
 from games.errors import GameError
 from games.models import Game, GameEvent, Seat, Table
-from games.services.moves import _locked_game, _seats
+from games.storage import locked_game, seats_of
 from ttr_site import rows
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def table(cast):
 
 def test_the_locked_game_and_its_table_load_as_the_orm_loads_them(table):
     game = Game.objects.get(table=table)
-    loaded = _locked_game(game.pk)
+    loaded = locked_game(game.pk)
     assert _fields(loaded) == _fields(game)
     assert _fields(loaded.table) == _fields(table)
     assert loaded.table.options == {"warehouses": True}  # JSON converted, not a string
@@ -40,12 +40,12 @@ def test_the_locked_game_and_its_table_load_as_the_orm_loads_them(table):
 
 def test_a_missing_game_is_not_found():
     with pytest.raises(GameError) as caught:
-        _locked_game(987654)
+        locked_game(987654)
     assert caught.value.code == "not_found"
 
 
 def test_seats_load_in_position_order_knowing_their_table(table, cast):
-    seats = _seats(table)
+    seats = seats_of(table)
     assert list(seats) == [0, 1, 2]
     for position, seat in seats.items():
         assert _fields(seat) == _fields(Seat.objects.get(table=table, position=position))

@@ -195,8 +195,6 @@ def test_a_real_time_bank_absorbs_overtime(cast):
 def test_a_move_after_the_deadline_is_refused_and_the_sweep_plays_it(game, cast):
     """The flag falls at the deadline, not when the sweep comes round: a move sent in between
     is ``time_up``, changes nothing, and the sweep then plays the turn as a timeout."""
-    from games.tasks import _sweep
-
     overdue(game)
     state = engine.from_json(game.state)
     action = engine.legal_actions(state, 0)[0]
@@ -207,7 +205,7 @@ def test_a_move_after_the_deadline_is_refused_and_the_sweep_plays_it(game, cast)
     assert refused.value.code == "time_up"
     game.refresh_from_db()
     assert game.version == 0 and not GameEvent.objects.filter(game=game, seq__gt=0).exists()
-    assert _sweep() == 1
+    assert services.game_sweep_deadlines() == 1
     game.refresh_from_db()
     assert game.version == 2
     assert all(e.by_timeout for e in GameEvent.objects.filter(game=game, seq__gt=0))

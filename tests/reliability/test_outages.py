@@ -65,7 +65,7 @@ def test_a_move_stands_when_the_broker_is_unreachable(
     monkeypatch.setattr(broadcast, "group_send_all", lambda messages: None)
     monkeypatch.setattr(tasks.bot_move, "apply_async", broker_is_down)
     monkeypatch.setattr(tasks.turn_timeout, "apply_async", broker_is_down)
-    with caplog.at_level(logging.WARNING, logger="games.services.moves"):
+    with caplog.at_level(logging.WARNING, logger="games.effects"):
         game = _alice_moves(bot_table, cast, django_capture_on_commit_callbacks)
     assert game.version == 1 and game.deadline is not None  # the sweep will find it
     assert "could not queue" in caplog.text

@@ -1,0 +1,124 @@
+"""Storage of the move path: the game row read under its lock, its seats, a move written with
+its event in one statement, and the parsed states this process keeps.
+
+The hot path's SQL is written out once here (``ttr_site.rows``: a move's statements are not
+compiled per call); the use cases (``games.services``) call these and nothing else touches
+``Game`` rows on a move.
+"""
+
+import threading
+from collections import OrderedDict
+from functools import cache
+
+from django.db import connection
+
+from games import engine
+from games.errors import GameError
+from games.models import Game, GameEvent, Seat, Table
+from ttr_site import rows
+
+MOVE_FIELDS = ("state", "version", "deadline", "turn_started_at", "updated_at")
+
+
+class ParsedStates:
+    """Game states this process stored, kept parsed for the game's next move here.
+
+    Parsing a state was about 6% of a web process's CPU under ``benchmarks/load.py``, and the
+    next move of a game is often made by the process that stored the one before (a bot's
+    always: ``games.bot_turns``). An entry is the stored text and the state it was written
+    from; it is used only when the row read under the lock holds exactly that text
+    (``to_json``/``from_json`` round-trip exactly, so the state is the one parsing would give)
+    and taken out when used, so no two moves ever share a state object.
+    """
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._entries: OrderedDict[tuple[int, int], tuple[str, object]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.hits = self.misses = 0
+
+    def take(self, game: Game):
+        """The state of the locked ``game`` row: the kept one if it is that row's, else parsed."""
+        with self._lock:
+            entry = self._entries.pop((game.pk, game.version), None)
+        if entry is not None and entry[0] == game.state:
+            self.hits += 1
+            return entry[1]
+        self.misses += 1
+        return engine.from_json(game.state)
+
+    def keep(self, game: Game, state) -> None:
+        """Keep ``state``, the one ``game.state`` was written from, for the next move.
+        Call once nothing else reads or changes ``state`` (after its pushes)."""
+        with self._lock:
+            self._entries[(game.pk, game.version)] = (game.state, state)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+parsed_states = ParsedStates()
+
+
+def locked_game(game_id: int) -> Game:
+    """The game row, locked, with its table (``not_found`` if there is none)."""
+    games, tables = rows.columns(Game), rows.columns(Table)
+    with rows.cursor(connection) as cursor:
+        cursor.execute(_locked_game_sql(), [game_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise GameError("not_found")
+    game, table = games.load(row[: len(games.fields)]), tables.load(row[len(games.fields) :])
+    game.table = table
+    return game
+
+
+@cache
+def _locked_game_sql() -> str:
+    # FOR UPDATE OF the game row only. Locking the joined table row too would take table and
+    # game in the opposite order to the table services and deadlock with them.
+    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    return (
+        f"SELECT {rows.columns(Game).select('g')}, {rows.columns(Table).select('t')} "
+        f"FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id "
+        f"WHERE g.id = %s{lock}"
+    )
+
+
+def seats_of(table: Table) -> dict[int, Seat]:
+    """The table's seats by position (each knows its table; a seat's user loads on use)."""
+    seats = rows.columns(Seat)
+    with rows.cursor(connection) as cursor:
+        cursor.execute(_seats_sql(), [table.pk])
+        found = [seats.load(row) for row in cursor.fetchall()]
+    for seat in found:
+        seat.table = table
+    return {seat.position: seat for seat in found}
+
+
+@cache
+def _seats_sql() -> str:
+    return (
+        f"SELECT {rows.columns(Seat).select('s')} FROM {Seat._meta.db_table} s "
+        "WHERE s.table_id = %s ORDER BY s.position"
+    )
+
+
+def store_move(game: Game, event: GameEvent) -> None:
+    """Write the game row's move fields and append the move's event (one statement)."""
+    rows.update_then_insert(game, MOVE_FIELDS, event)
+
+
+def game_state(game: Game, *, whole_log: bool = False):
+    """The engine state of ``game`` as stored; with ``whole_log``, holding its whole log again
+    (the entries of its events up to its version, in order: for a full view; a move committed
+    since ``game`` was read is not mixed in)."""
+    state = engine.from_json(game.state)
+    if whole_log and state.log_base:
+        events = GameEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
+        entries = [e for step in events.values_list("entries", flat=True) for e in step]
+        engine.attach_log(state, entries)
+    return state
