@@ -31,9 +31,13 @@ run: migrate locale
 	$(RUN_ENV) $(BIN)/python manage.py seed_demo
 	$(RUN_ENV) $(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
+# ruff (style, complexity), import-linter (who may import whom), mypy (the pure packages):
+# their settings are in pyproject.toml.
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 
 # The pure engine tests (no database, no server: about a quarter of the suite's time, all CPU)
 # run in a second pytest beside the rest, which mostly waits on servers; their report follows.
@@ -78,4 +82,4 @@ fuzz: install
 	  $(BIN)/python -m pytest tests/reliability/test_fuzz.py -s -q --timeout=0 $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .mypy_cache .import_linter_cache

@@ -138,10 +138,5 @@ def chat(table_id: int, message: dict) -> None:
     send(table_group(table_id), {"type": "frame", "frame": {"type": "chat", **message}})
 
 
-def presence(table_id: int, online: list[int]) -> None:
-    frame = {"type": "presence", "online": online}
-    send(table_group(table_id), {"type": "frame", "frame": frame})
-
-
 def lobby_changed(table_id: int) -> None:
     send(LOBBY, {"type": "frame", "frame": {"type": "lobby_changed", "table": table_id}})

@@ -225,7 +225,8 @@ class GameEvent(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.game_id}#{self.seq} {self.action.get('type')}"
+        kind = "setup" if self.action is None else self.action.get("type")
+        return f"{self.game_id}#{self.seq} {kind}"
 
     def entries_for(self, seat: int | None) -> list:
         """The entries as ``seat`` (``None``: a spectator) may see them."""

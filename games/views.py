@@ -1,7 +1,5 @@
 """Pages of the live tables: the lobby, the table page, the replay (the REST API: ``apis.py``)."""
 
-import json
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
@@ -203,7 +201,3 @@ def table_replay(request, table_id):
             "log": engine.log_for(state, "all"),
         },
     )
-
-
-def json_dumps(value) -> str:
-    return json.dumps(value, separators=(",", ":"))

@@ -52,7 +52,7 @@ ALLOWED: dict[str, frozenset] = {
 }
 
 FACEUP_SHAPE = {"source": str, "slot": int}
-FACEUP_ALLOWED = {"source", "slot", "color", "warehouse"}
+FACEUP_ALLOWED = frozenset({"source", "slot", "color", "warehouse"})
 
 PHASE_ACTIONS: dict[str, frozenset] = {
     "setup": frozenset({"keep_tickets"}),
@@ -78,7 +78,7 @@ def _type_ok(value, expected: type) -> bool:
     )
 
 
-def _shape_problem(action: dict, shape: dict, allowed: set) -> str | None:
+def _shape_problem(action: dict, shape: dict, allowed: frozenset) -> str | None:
     """Why ``action`` does not fit ``shape`` (keys ``allowed`` besides "type"), or None."""
     for key, expected in shape.items():
         if key not in action:
@@ -89,6 +89,17 @@ def _shape_problem(action: dict, shape: dict, allowed: set) -> str | None:
     if extra:
         return f"unexpected keys {sorted(map(str, extra))}"
     return None
+
+
+def _check_optional(kind: str, action: dict) -> None:
+    """Raise if an optional key (Warehouses & Depots) present in ``action`` is malformed."""
+    for key, expected in OPTIONAL.get(kind, {}).items():
+        if key in action and not _type_ok(action[key], expected):
+            raise _malformed(f"{key!r} must be of type {expected.__name__}")
+    if "warehouses" in action and (
+        not action["warehouses"] or not all(type(w) is int for w in action["warehouses"])
+    ):
+        raise _malformed("'warehouses' must be a non-empty list of seats")
 
 
 def check_shape(action) -> str:
@@ -111,13 +122,7 @@ def check_shape(action) -> str:
     if problem:
         raise _malformed(problem)
     if len(action) > len(shape) + 1:  # optional keys present
-        for key, expected in OPTIONAL.get(kind, {}).items():
-            if key in action and not _type_ok(action[key], expected):
-                raise _malformed(f"{key!r} must be of type {expected.__name__}")
-        if "warehouses" in action and (
-            not action["warehouses"] or not all(type(w) is int for w in action["warehouses"])
-        ):
-            raise _malformed("'warehouses' must be a non-empty list of seats")
+        _check_optional(kind, action)
     if kind == "draw_card" and action["source"] not in ("deck", "faceup"):
         raise _malformed("'source' must be 'deck' or 'faceup'")
     if kind == "keep_tickets" and not all(type(t) is str for t in action["tickets"]):

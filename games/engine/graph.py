@@ -20,10 +20,6 @@ The search is a DFS over (city, used-edge bitmask) with memoisation.
 from __future__ import annotations
 
 
-def make_sets(n: int) -> list:
-    return list(range(n))
-
-
 def find(parent: list, x: int) -> int:
     while parent[x] != x:
         parent[x] = parent[parent[x]]
@@ -111,7 +107,8 @@ def _extend(adj: dict, v: int, used: int, memo: dict) -> int:
 
 def _trace(adj: dict, v: int, memo: dict) -> list:
     """Rebuild the trail found by ``_extend`` from city v."""
-    path, used = [], 0
+    path: list = []
+    used = 0
     while True:
         remaining = memo.get((v, used), 0)
         if remaining == 0:

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
+from typing import cast
 
 MAPS_DIR = Path(__file__).resolve().parent / "maps"
 
@@ -144,7 +145,7 @@ def _ticket_kind(raw: dict) -> tuple[str, bool]:
 
 
 def _load_cities(data: dict) -> tuple[City, ...]:
-    raw_cities = data.get("cities") or data.get("locations")
+    raw_cities = cast(list, data.get("cities") or data.get("locations"))
     return tuple(
         City(
             index=i,

@@ -82,6 +82,7 @@ def best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int]:
         total, completed = ticket_total(parent, ticket_objs)
         if best is None or (total, completed) > (best[1], best[2]):
             best = (combo, total, completed)
+    assert best is not None  # every choice is non-empty: product() yields a combo
     return best
 
 

@@ -112,8 +112,8 @@ def _deal_cards(s: GameState) -> None:
 
 
 def _ticket_pools(s: GameState) -> tuple[list, list]:
-    long, regular = s.var.select_tickets(s.board)
-    regular = list(regular)
+    long, pool = s.var.select_tickets(s.board)
+    regular = list(pool)
     if s.options.get("bonus_tickets"):
         bonus = [t.index for t in s.board.tickets if t.source in ("orient_express", "max")]
         if not bonus:

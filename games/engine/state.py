@@ -11,7 +11,8 @@ Terms:
   (docs/rules.md 1.3.3: returned tickets go to the bottom). *boxed*: tickets out of the game.
 - *offer*: tickets dealt to a seat and waiting for its ``keep_tickets`` choice.
 - *phase*: ``setup`` (initial ticket choice, every seat with an offer decides, docs/rules.md 1.2
-  Decision), ``turn`` (the current seat picks one of the four actions), ``draw2`` (second
+  Decision), ``depots`` (Warehouses & Depots: each seat places its initial depot, see
+  ``rules.depots``), ``turn`` (the current seat picks one of the four actions), ``draw2`` (second
   card of a draw), ``tickets`` (keep drawn tickets), ``tunnel`` (pay or decline the extra
   tunnel cards, docs/rules.md 1.3.2 Decision), ``over``.
 - *tunnel*: the pending tunnel claim: ``route`` index, ``played`` hand-shaped counts (the
@@ -35,6 +36,8 @@ Terms:
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from .mapdata import Board, load_map
 from .rulesets import RULESETS, RulesetConfig, VariantConfig
@@ -100,6 +103,11 @@ class GameState:
         "single",
         "wh",
     )
+
+    if TYPE_CHECKING:  # mypy cannot read the FIELDS slots (made from a tuple): they are Any
+
+        def __getattr__(self, name: str) -> Any: ...
+        def __setattr__(self, name: str, value: Any) -> None: ...
 
     def bind(self) -> GameState:
         """Attach the (immutable, shared) ruleset, variant and board objects."""

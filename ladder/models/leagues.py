@@ -133,11 +133,6 @@ class Rating(models.Model):
         return f"{round(self.rating)}{'?' if self.provisional else ''}"
 
 
-class MatchQuerySet(models.QuerySet):
-    def counted(self):
-        return self.filter(annulled=False)
-
-
 class Match(models.Model):
     """One finished rated table of a league (at most one per table: recording is idempotent)."""
 
@@ -154,8 +149,6 @@ class Match(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     annulled_at = models.DateTimeField(null=True, blank=True)
-
-    objects = MatchQuerySet.as_manager()
 
     class Meta:
         ordering = ["-seq"]

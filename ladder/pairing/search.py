@@ -150,7 +150,8 @@ class Search:
             return True
         # Depth-first with an explicit stack: a big field has hundreds of tables, deeper
         # than Python's recursion limit. moves[d] is the child applied below stack[d].
-        stack, moves = [self.children()], []
+        stack = [self.children()]
+        moves: list[Child] = []
         finished = False
         while not finished:
             if self.nodes >= self.budget:

@@ -74,3 +74,11 @@ def test_a_full_sync_read_before_a_move_is_not_mixed_with_it(
     state = engine.from_json(stale.state)
     assert frame["version"] == stale.version < Game.objects.get(pk=game.pk).version
     assert len(frame["log"]) == engine.log_length(state)
+
+
+def test_an_event_reads_as_game_seq_and_action_type_the_set_up_included(game):
+    setup = GameEvent.objects.get(game=game, seq=0)
+    assert setup.action is None  # the set-up is no action: str() once raised on it
+    assert str(setup) == f"{game.pk}#0 setup"
+    move = GameEvent(game=game, seq=1, action={"type": "draw_tickets"})
+    assert str(move) == f"{game.pk}#1 draw_tickets"

@@ -118,8 +118,8 @@ def summarize(records: list) -> dict:
 
 
 def _empty_row() -> dict:
-    keys = ("games", "wins", "shared_wins", "completed", "held", "longest", "stations")
-    keys += ("trains_left",)
+    keys: tuple[str, ...] = ("games", "wins", "shared_wins", "completed", "held", "longest")
+    keys += ("stations", "trains_left")
     return {**dict.fromkeys(keys, 0), "scores": [], "times": []}
 
 

@@ -49,7 +49,7 @@ class Medium:
         for action in legal:
             self.by.setdefault(action["type"], []).append(action)
         self.costs = planner.route_costs(self.seen, self.style.weights)
-        self._plan = None
+        self._plan: planner.Plan | None = None
 
     # --- entry point ---------------------------------------------------------------------
     def choose(self) -> dict:
@@ -248,6 +248,7 @@ class Medium:
                 value += (self.style.car_price - self.style.setup_price) * plan.cars
             if best is None or value > best[0]:
                 best = (value, action)
+        assert best is not None  # there is always a ticket option
         return best[1]
 
     def ticket_value(self, kept, plan, cars: int, budget: int) -> float:
@@ -268,7 +269,7 @@ class Medium:
         """The action worth most points right now (docs/rules.md 1.4: no later turn)."""
         seen = self.seen
         board = seen.board
-        best = (0.0, None)
+        best: tuple[float, dict | None] = (0.0, None)
         for action in self.by.get("claim_route", ()):
             r = board.route_index[action["route"]]
             value = board.scoring[board.routes[r].length]
@@ -290,7 +291,7 @@ class Medium:
         if not builds:
             return None
         bonus = 4  # an unbuilt station scores 4 (docs/rules.md 1.5.3)
-        best = (to_beat, None)
+        best: tuple[float, dict | None] = (to_beat, None)
         board = seen.board
         for city in {a["city"] for a in builds}:
             ci = board.city_index[city]

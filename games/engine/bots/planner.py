@@ -47,7 +47,7 @@ class Plan:
 @cache
 def adjacency(board) -> tuple:
     """City index -> ((route index, other city), ...)."""
-    adj = [[] for _ in board.cities]
+    adj: list[list[tuple[int, int]]] = [[] for _ in board.cities]
     for r in board.routes:
         adj[r.a].append((r.index, r.b))
         adj[r.b].append((r.index, r.a))
@@ -85,7 +85,7 @@ def _lent(seen, route) -> bool:
 
 def route_costs(seen, weights: Weights) -> list:
     """Per route index: 0, None or a weight (see module docstring)."""
-    out = []
+    out: list[float | None] = []
     scoring = seen.board.scoring
     for r in seen.board.routes:
         state = usable(seen, r.index)
@@ -105,7 +105,7 @@ def shortest(board, costs: list, a: int, b: int) -> tuple[float, list] | None:
     adj = adjacency(board)
     inf = float("inf")
     dist = [inf] * len(board.cities)
-    prev = [None] * len(board.cities)
+    prev: list = [None] * len(board.cities)  # city -> (city before, route index)
     dist[a] = 0.0
     heap = [(0.0, a)]
     while heap:
@@ -180,6 +180,7 @@ def fit_plan(seen, tickets, costs: list, budget: int) -> tuple[Plan, list]:
             score = t.points / max(saved, 0.5)
             if best is None or score < best[0]:
                 best = (score, t)
+        assert best is not None  # plan.open is not empty
         keep.remove(best[1])
         dropped.append(best[1])
         plan = make_plan(seen, keep, costs)

@@ -152,7 +152,7 @@ def _deck_after_warehouse(state, blind: int) -> int:
 
 def draw_actions(state, second: bool) -> list:
     """The legal draw_card actions (docs/rules.md 1.3.1; §2: with a ``warehouse`` per seat)."""
-    out = []
+    out: list[dict] = []
     if not state.wh:
         blind = 0
         if state.deck or state.discard:

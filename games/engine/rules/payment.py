@@ -75,7 +75,7 @@ def options(hand, wild: int, total: int, min_wild: int, colors) -> list:
     all-wild option comes once, as ``(wild, total)``.
     """
     w = hand[wild]
-    out = []
+    out: list[tuple[int, int]] = []
     if w < min_wild:
         return out
     for c in colors:

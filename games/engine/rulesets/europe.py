@@ -8,6 +8,7 @@ when the ``bonus_tickets`` option is on and the map data has them (it has not ye
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from ..mapdata import Board
 from .base import RulesetConfig, VariantConfig
@@ -51,7 +52,7 @@ def _big_cities(board: Board):
 
 
 def _variant(name, select, **overrides) -> VariantConfig:
-    values = {
+    values: dict[str, Any] = {
         "setup_long": 1,
         "setup_regular": 3,
         "setup_min_keep": 2,
