@@ -323,7 +323,7 @@ STORAGES = {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
             if DEBUG
-            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            else "ttr_site.staticfiles.StaticFilesStorage"
         )
     },
 }

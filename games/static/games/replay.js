@@ -1,258 +1,255 @@
 /*
- * ttr replay page: step through a finished game. Needs board.js and table.js (TTRTable helpers).
+ * ttr replay page: step through a finished game (templates/games/replay.html).
  * Data (json_script): #replay-frames (one full "all" view per version), #replay-actions
  * (frames[k] is the state after actions[k - 1]; each action carries its `seat`).
  * Test hooks: #replay-first/#replay-prev/#replay-play/#replay-next/#replay-last, #replay-slider,
  * #replay-step, #replay-action, body[data-step], #players [data-seat] (with #hand-like
  * [data-color] cards and [data-ticket-id] tickets), #final-scores.
  */
-(function (global) {
-  "use strict";
-  const T = global.TTRTable;
-  if (!T) return;
-  const { t, nt, fmt, h } = T;
+import { createBoard } from "./board.js";
+import { COLOR_ORDER, colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
+import { h, icon, readJson, seatToken } from "./dom.js";
+import { renderFinalTable } from "./final.js";
+import { fmt, t } from "./i18n.js";
+import { logLine } from "./log.js";
+import { boardPlayers, boardState, indexBoard } from "./model.js";
 
-  function start() {
-    const root = document.getElementById("replay");
-    if (!root) return;
-    const summary = T.readJson("table-summary") || { seats: [] };
-    const taxis = summary.ruleset === "new_york"; // New York: taxis, and no stations
-    const board = T.readJson("board-data");
-    const frames = T.readJson("replay-frames") || [];
-    const actions = T.readJson("replay-actions") || [];
-    const idx = T.indexBoard(board);
-    const players = T.boardPlayers(summary.seats);
-    const name = (seat) => {
-      const s = (summary.seats || []).find((x) => x.position === seat);
-      return s ? s.name : fmt(t("Seat %(n)s"), { n: seat + 1 });
-    };
-    const ctx = { idx, name, you: null };
-    const last = frames.length - 1;
-    let step = 0;
-    let timer = null;
-    let highlightSeat = null;
+function start() {
+  const root = document.getElementById("replay");
+  if (!root) return;
+  const summary = readJson("table-summary") || { seats: [] };
+  const taxis = summary.ruleset === "new_york"; // New York: taxis, and no stations
+  const board = readJson("board-data");
+  const frames = readJson("replay-frames") || [];
+  const actions = readJson("replay-actions") || [];
+  const idx = indexBoard(board);
+  const players = boardPlayers(summary.seats);
+  const name = (seat) => {
+    const s = (summary.seats || []).find((x) => x.position === seat);
+    return s ? s.name : fmt(t("Seat %(n)s"), { n: seat + 1 });
+  };
+  const ctx = { idx, name, you: null };
+  const last = frames.length - 1;
+  let step = 0;
+  let timer = null;
+  let highlightSeat = null;
 
-    const boardView = global.TTRBoard
-      ? global.TTRBoard.create(document.getElementById("board"), board, { players, t, minWidth: global.matchMedia && global.matchMedia("(max-width: 720px)").matches ? 640 : 0 })
-      : null;
+  const boardView = createBoard(document.getElementById("board"), board, { players, t, minWidth: window.matchMedia && window.matchMedia("(max-width: 720px)").matches ? 640 : 0 });
 
-    const slider = document.getElementById("replay-slider");
-    slider.max = String(Math.max(0, last));
+  const slider = document.getElementById("replay-slider");
+  slider.max = String(Math.max(0, last));
 
-    /** Log-like entries describing how frames[k - 1] became frames[k]. */
-    function entriesFor(k) {
-      if (k <= 0) return [{ type: "setup_view", seat: null }];
-      const a = actions[k - 1] || {};
-      const prev = frames[k - 1];
-      const cur = frames[k];
-      const seat = a.seat;
-      const before = prev.players[seat] || {};
-      const after = cur.players[seat] || {};
-      const out = [];
-      switch (a.type) {
-        case "draw_card":
-          if (a.source === "deck") {
-            let color = null;
-            for (const c in after.hand || {}) if ((after.hand[c] || 0) > ((before.hand || {})[c] || 0)) color = c;
-            out.push({ type: "draw_card", seat, source: "deck", color });
-          } else {
-            out.push({ type: "draw_card", seat, source: "faceup", slot: a.slot, color: a.color || prev.faceup[a.slot], replacement: cur.faceup[a.slot] });
-          }
-          break;
-        case "claim_route":
-          if (cur.pending && cur.pending.type === "tunnel") {
-            out.push({ type: "tunnel_attempt", seat, route: a.route, cards: a.cards, revealed: cur.pending.revealed, extra: cur.pending.extra });
-          } else {
-            out.push({ type: "claim_route", seat, route: a.route, cards: a.cards });
-          }
-          break;
-        case "pay_tunnel":
-          out.push({ type: "pay_tunnel", seat, route: prev.pending ? prev.pending.route : null, cards: a.cards });
-          break;
-        case "decline_tunnel":
-          out.push({ type: "decline_tunnel", seat, route: prev.pending ? prev.pending.route : null });
-          break;
-        case "draw_tickets": {
-          const offered = (after.offered_tickets || []).map((x) => x.id);
-          out.push({ type: "draw_tickets", seat, count: offered.length, tickets: offered });
-          break;
+  /** Log-like entries describing how frames[k - 1] became frames[k]. */
+  function entriesFor(k) {
+    if (k <= 0) return [{ type: "setup_view", seat: null }];
+    const a = actions[k - 1] || {};
+    const prev = frames[k - 1];
+    const cur = frames[k];
+    const seat = a.seat;
+    const before = prev.players[seat] || {};
+    const after = cur.players[seat] || {};
+    const out = [];
+    switch (a.type) {
+      case "draw_card":
+        if (a.source === "deck") {
+          let color = null;
+          for (const c in after.hand || {}) if ((after.hand[c] || 0) > ((before.hand || {})[c] || 0)) color = c;
+          out.push({ type: "draw_card", seat, source: "deck", color });
+        } else {
+          out.push({ type: "draw_card", seat, source: "faceup", slot: a.slot, color: a.color || prev.faceup[a.slot], replacement: cur.faceup[a.slot] });
         }
-        case "keep_tickets": {
-          const offered = (before.offered_tickets || []).map((x) => x.id);
-          const kept = a.tickets || [];
-          out.push({ type: "keep_tickets", seat, tickets: kept, returned: offered.filter((x) => !kept.includes(x)) });
-          break;
+        break;
+      case "claim_route":
+        if (cur.pending && cur.pending.type === "tunnel") {
+          out.push({ type: "tunnel_attempt", seat, route: a.route, cards: a.cards, revealed: cur.pending.revealed, extra: cur.pending.extra });
+        } else {
+          out.push({ type: "claim_route", seat, route: a.route, cards: a.cards });
         }
-        default:
-          out.push(Object.assign({}, a));
+        break;
+      case "pay_tunnel":
+        out.push({ type: "pay_tunnel", seat, route: prev.pending ? prev.pending.route : null, cards: a.cards });
+        break;
+      case "decline_tunnel":
+        out.push({ type: "decline_tunnel", seat, route: prev.pending ? prev.pending.route : null });
+        break;
+      case "draw_tickets": {
+        const offered = (after.offered_tickets || []).map((x) => x.id);
+        out.push({ type: "draw_tickets", seat, count: offered.length, tickets: offered });
+        break;
       }
-      if (cur.last_round && cur.last_round.active && !(prev.last_round && prev.last_round.active)) {
-        const by = cur.last_round.triggered_by;
-        out.push({ type: "last_round", seat: by, trains_left: (cur.players[by] || {}).trains_left });
+      case "keep_tickets": {
+        const offered = (before.offered_tickets || []).map((x) => x.id);
+        const kept = a.tickets || [];
+        out.push({ type: "keep_tickets", seat, tickets: kept, returned: offered.filter((x) => !kept.includes(x)) });
+        break;
       }
-      if (cur.final && !prev.final) {
-        out.push({ type: "game_end", seat: null, ranks: cur.players.map((p) => (cur.final.players.find((f) => f.seat === p.seat) || {}).rank) });
-      }
-      return out;
+      default:
+        out.push(Object.assign({}, a));
     }
-
-    function renderAction(k) {
-      const box = document.getElementById("replay-action");
-      box.textContent = "";
-      const list = h("ol", { class: "log replay-log" });
-      for (const e of entriesFor(k)) {
-        if (e.type === "setup_view") {
-          list.appendChild(h("li", { class: "log-line" }, h("span", { class: "log-text", text: t("The cards and tickets are dealt. Use the controls to step through the game.") })));
-          continue;
-        }
-        list.appendChild(T.logLine(e, ctx, players));
-      }
-      box.appendChild(list);
+    if (cur.last_round && cur.last_round.active && !(prev.last_round && prev.last_round.active)) {
+      const by = cur.last_round.triggered_by;
+      out.push({ type: "last_round", seat: by, trains_left: (cur.players[by] || {}).trains_left });
     }
-
-    function renderFaceup(v) {
-      const box = document.getElementById("faceup");
-      box.textContent = "";
-      (v.faceup || []).forEach((color, slot) => {
-        box.appendChild(h("div", {
-          class: "faceup-card" + (color === "locomotive" ? " card--loco" : "") + (color ? "" : " faceup-card--empty"),
-          "data-slot": slot, "data-color": color || "", title: color ? T.colorLabel(color) : "",
-          style: color ? { "--card-fill": T.fillOf(color), "--card-text": T.textOf(color) } : null,
-        }, h("span", { class: "card-sym", "aria-hidden": "true", text: color ? T.symbolOf(color) : "" })));
-      });
-      document.getElementById("replay-decks").textContent = fmt(t("deck %(deck)s · discards %(discard)s · tickets %(tickets)s"), { deck: v.deck_count, discard: v.discard_count, tickets: v.ticket_deck_count });
+    if (cur.final && !prev.final) {
+      out.push({ type: "game_end", seat: null, ranks: cur.players.map((p) => (cur.final.players.find((f) => f.seat === p.seat) || {}).rank) });
     }
-
-    function renderPlayers(v, acting) {
-      const list = document.getElementById("players");
-      list.textContent = "";
-      const current = new Set(v.current_seats || []);
-      for (const p of v.players) {
-        const s = (summary.seats || []).find((x) => x.position === p.seat) || {};
-        const hand = h("div", { class: "hand" });
-        for (const color of T.COLOR_ORDER) {
-          const n = (p.hand && p.hand[color]) || 0;
-          hand.appendChild(h("div", {
-            class: "hand-card" + (color === "locomotive" ? " card--loco" : "") + (n ? "" : " is-empty"),
-            "data-color": color, "data-count": n, title: fmt(t("%(color)s: %(n)s"), { color: T.colorLabel(color), n }),
-            style: { "--card-fill": T.fillOf(color), "--card-text": T.textOf(color) },
-          }, h("span", { class: "card-sym", "aria-hidden": "true", text: T.symbolOf(color) }), h("span", { class: "hand-count", text: String(n) })));
-        }
-        const tickets = h("ul", { class: "ticket-list" });
-        const all = [...(p.tickets || [])].sort((a, b) => Number(b.completed) - Number(a.completed) || b.points - a.points);
-        for (const tk of all) {
-          tickets.appendChild(h("li", { class: "ticket" + (tk.completed ? " is-done" : ""), "data-ticket-id": tk.id },
-            h("span", { class: "ticket-mark", "aria-hidden": "true", text: tk.completed ? "✓" : "○" }),
-            h("span", { class: "ticket-cities", text: idx.cityName(tk.a) + " – " + idx.cityName(tk.b) }),
-            h("span", { class: "ticket-points", text: String(tk.points) })));
-        }
-        for (const tk of p.offered_tickets || []) {
-          tickets.appendChild(h("li", { class: "ticket is-offered", "data-ticket-id": tk.id, title: t("Offered, not yet chosen") },
-            h("span", { class: "ticket-mark", "aria-hidden": "true", text: "?" }),
-            h("span", { class: "ticket-cities", text: idx.cityName(tk.a) + " – " + idx.cityName(tk.b) }),
-            h("span", { class: "ticket-points", text: String(tk.points) })));
-        }
-        const stat = (ic, value, label) => h("span", { class: "stat", title: label }, T.icon(ic), h("span", { class: "stat-value", text: String(value) }), h("span", { class: "visually-hidden", text: " " + label }));
-        list.appendChild(h("li", {
-          class: "replay-player" + (current.has(p.seat) && v.phase !== "over" ? " is-current" : "") + (p.seat === acting ? " is-acting" : ""),
-          "data-seat": p.seat, style: { "--seat-color": s.color || "#888" },
-        },
-          h("div", { class: "player-head" }, T.seatToken(p.seat, players), h("span", { class: "player-name", text: name(p.seat) }),
-            h("span", { class: "player-score", title: t("Score") }, String(p.score))),
-          h("div", { class: "player-stats" },
-            stat("train", p.trains_left, taxis ? t("taxis left") : t("trains left")),
-            taxis ? null : stat("station", p.stations_left, t("stations left")),
-            stat("cards", p.hand_count, t("cards in hand")), stat("ticket", p.ticket_count, t("tickets"))),
-          hand, tickets));
-      }
-    }
-
-    function renderBoard(v) {
-      if (!boardView) return;
-      const st = T.boardState(v, idx);
-      let highlight = [];
-      if (v.final) {
-        const fp = v.final.players || [];
-        if (highlightSeat !== null) highlight = (fp.find((x) => x.seat === highlightSeat) || {}).longest_path_routes || [];
-        else for (const p of fp) if (p.longest_path_bonus > 0) highlight.push(...(p.longest_path_routes || []));
-      } else if (step > 0) {
-        const a = actions[step - 1] || {};
-        if (a.type === "claim_route") highlight = [a.route];
-        else if ((a.type === "pay_tunnel" || a.type === "decline_tunnel") && frames[step - 1].pending) highlight = [frames[step - 1].pending.route];
-      }
-      boardView.update({ claims: st.claims, stations: st.stations, closed: st.closed, highlight });
-    }
-
-    function renderFinal(v) {
-      const box = document.getElementById("replay-final");
-      if (!v.final) {
-        box.classList.add("hidden");
-        return;
-      }
-      box.classList.remove("hidden");
-      if (box.dataset.done) return;
-      box.dataset.done = "1";
-      T.renderFinalTable(document.getElementById("final-scores"), v.final, ctx, players, (p) => {
-        highlightSeat = p ? p.seat : null;
-        renderBoard(frames[step]);
-      });
-    }
-
-    function go(k) {
-      step = Math.max(0, Math.min(last, k));
-      const v = frames[step];
-      if (!v) return;
-      slider.value = String(step);
-      document.body.dataset.step = String(step);
-      document.getElementById("replay-step").textContent = fmt(t("Step %(k)s of %(n)s"), { k: step, n: last });
-      document.getElementById("replay-first").disabled = step === 0;
-      document.getElementById("replay-prev").disabled = step === 0;
-      document.getElementById("replay-next").disabled = step === last;
-      document.getElementById("replay-last").disabled = step === last;
-      renderAction(step);
-      renderFaceup(v);
-      renderPlayers(v, step > 0 ? (actions[step - 1] || {}).seat : null);
-      renderBoard(v);
-      renderFinal(v);
-      if (step === last) stop();
-    }
-
-    const playBtn = document.getElementById("replay-play");
-    function stop() {
-      clearInterval(timer);
-      timer = null;
-      playBtn.textContent = "▶";
-      playBtn.setAttribute("aria-label", playBtn.dataset.labelPlay || t("Play"));
-    }
-    function play() {
-      if (step >= last) go(0);
-      timer = setInterval(() => go(step + 1), 700);
-      playBtn.textContent = "❚❚";
-      playBtn.setAttribute("aria-label", playBtn.dataset.labelPause || t("Pause"));
-    }
-    playBtn.addEventListener("click", () => (timer ? stop() : play()));
-    document.getElementById("replay-first").addEventListener("click", () => { stop(); go(0); });
-    document.getElementById("replay-prev").addEventListener("click", () => { stop(); go(step - 1); });
-    document.getElementById("replay-next").addEventListener("click", () => { stop(); go(step + 1); });
-    document.getElementById("replay-last").addEventListener("click", () => { stop(); go(last); });
-    slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
-    document.addEventListener("keydown", (ev) => {
-      if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return; // the slider steps by itself
-      if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-      let handled = true;
-      if (ev.key === "ArrowRight") { stop(); go(step + 1); }
-      else if (ev.key === "ArrowLeft") { stop(); go(step - 1); }
-      else if (ev.key === "Home") { stop(); go(0); }
-      else if (ev.key === "End") { stop(); go(last); }
-      else if (ev.key === " " && ev.target === document.body) timer ? stop() : play();
-      else handled = false;
-      if (handled) ev.preventDefault();
-    });
-    void nt;
-    const hash = /^#step-(\d+)$/.exec(location.hash);
-    go(hash ? Number(hash[1]) : 0);
+    return out;
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
-})(window);
+  function renderAction(k) {
+    const box = document.getElementById("replay-action");
+    box.textContent = "";
+    const list = h("ol", { class: "log replay-log" });
+    for (const e of entriesFor(k)) {
+      if (e.type === "setup_view") {
+        list.appendChild(h("li", { class: "log-line" }, h("span", { class: "log-text", text: t("The cards and tickets are dealt. Use the controls to step through the game.") })));
+        continue;
+      }
+      list.appendChild(logLine(e, ctx, players));
+    }
+    box.appendChild(list);
+  }
+
+  function renderFaceup(v) {
+    const box = document.getElementById("faceup");
+    box.textContent = "";
+    (v.faceup || []).forEach((color, slot) => {
+      box.appendChild(h("div", {
+        class: "faceup-card" + (color === "locomotive" ? " card--loco" : "") + (color ? "" : " faceup-card--empty"),
+        "data-slot": slot, "data-color": color || "", title: color ? colorLabel(color) : "",
+        style: color ? { "--card-fill": fillOf(color), "--card-text": textOf(color) } : null,
+      }, h("span", { class: "card-sym", "aria-hidden": "true", text: color ? symbolOf(color) : "" })));
+    });
+    document.getElementById("replay-decks").textContent = fmt(t("deck %(deck)s · discards %(discard)s · tickets %(tickets)s"), { deck: v.deck_count, discard: v.discard_count, tickets: v.ticket_deck_count });
+  }
+
+  function renderPlayers(v, acting) {
+    const list = document.getElementById("players");
+    list.textContent = "";
+    const current = new Set(v.current_seats || []);
+    for (const p of v.players) {
+      const s = (summary.seats || []).find((x) => x.position === p.seat) || {};
+      const hand = h("div", { class: "hand" });
+      for (const color of COLOR_ORDER) {
+        const n = (p.hand && p.hand[color]) || 0;
+        hand.appendChild(h("div", {
+          class: "hand-card" + (color === "locomotive" ? " card--loco" : "") + (n ? "" : " is-empty"),
+          "data-color": color, "data-count": n, title: fmt(t("%(color)s: %(n)s"), { color: colorLabel(color), n }),
+          style: { "--card-fill": fillOf(color), "--card-text": textOf(color) },
+        }, h("span", { class: "card-sym", "aria-hidden": "true", text: symbolOf(color) }), h("span", { class: "hand-count", text: String(n) })));
+      }
+      const tickets = h("ul", { class: "ticket-list" });
+      const all = [...(p.tickets || [])].sort((a, b) => Number(b.completed) - Number(a.completed) || b.points - a.points);
+      for (const tk of all) {
+        tickets.appendChild(h("li", { class: "ticket" + (tk.completed ? " is-done" : ""), "data-ticket-id": tk.id },
+          h("span", { class: "ticket-mark", "aria-hidden": "true", text: tk.completed ? "✓" : "○" }),
+          h("span", { class: "ticket-cities", text: idx.cityName(tk.a) + " – " + idx.cityName(tk.b) }),
+          h("span", { class: "ticket-points", text: String(tk.points) })));
+      }
+      for (const tk of p.offered_tickets || []) {
+        tickets.appendChild(h("li", { class: "ticket is-offered", "data-ticket-id": tk.id, title: t("Offered, not yet chosen") },
+          h("span", { class: "ticket-mark", "aria-hidden": "true", text: "?" }),
+          h("span", { class: "ticket-cities", text: idx.cityName(tk.a) + " – " + idx.cityName(tk.b) }),
+          h("span", { class: "ticket-points", text: String(tk.points) })));
+      }
+      const stat = (ic, value, label) => h("span", { class: "stat", title: label }, icon(ic), h("span", { class: "stat-value", text: String(value) }), h("span", { class: "visually-hidden", text: " " + label }));
+      list.appendChild(h("li", {
+        class: "replay-player" + (current.has(p.seat) && v.phase !== "over" ? " is-current" : "") + (p.seat === acting ? " is-acting" : ""),
+        "data-seat": p.seat, style: { "--seat-color": s.color || "#888" },
+      },
+        h("div", { class: "player-head" }, seatToken(p.seat, players), h("span", { class: "player-name", text: name(p.seat) }),
+          h("span", { class: "player-score", title: t("Score") }, String(p.score))),
+        h("div", { class: "player-stats" },
+          stat("train", p.trains_left, taxis ? t("taxis left") : t("trains left")),
+          taxis ? null : stat("station", p.stations_left, t("stations left")),
+          stat("cards", p.hand_count, t("cards in hand")), stat("ticket", p.ticket_count, t("tickets"))),
+        hand, tickets));
+    }
+  }
+
+  function renderBoard(v) {
+    if (!boardView) return;
+    const st = boardState(v, idx);
+    let highlight = [];
+    if (v.final) {
+      const fp = v.final.players || [];
+      if (highlightSeat !== null) highlight = (fp.find((x) => x.seat === highlightSeat) || {}).longest_path_routes || [];
+      else for (const p of fp) if (p.longest_path_bonus > 0) highlight.push(...(p.longest_path_routes || []));
+    } else if (step > 0) {
+      const a = actions[step - 1] || {};
+      if (a.type === "claim_route") highlight = [a.route];
+      else if ((a.type === "pay_tunnel" || a.type === "decline_tunnel") && frames[step - 1].pending) highlight = [frames[step - 1].pending.route];
+    }
+    boardView.update({ claims: st.claims, stations: st.stations, closed: st.closed, highlight });
+  }
+
+  function renderFinal(v) {
+    const box = document.getElementById("replay-final");
+    if (!v.final) {
+      box.classList.add("hidden");
+      return;
+    }
+    box.classList.remove("hidden");
+    if (box.dataset.done) return;
+    box.dataset.done = "1";
+    renderFinalTable(document.getElementById("final-scores"), v.final, ctx, players, (p) => {
+      highlightSeat = p ? p.seat : null;
+      renderBoard(frames[step]);
+    });
+  }
+
+  function go(k) {
+    step = Math.max(0, Math.min(last, k));
+    const v = frames[step];
+    if (!v) return;
+    slider.value = String(step);
+    document.body.dataset.step = String(step);
+    document.getElementById("replay-step").textContent = fmt(t("Step %(k)s of %(n)s"), { k: step, n: last });
+    document.getElementById("replay-first").disabled = step === 0;
+    document.getElementById("replay-prev").disabled = step === 0;
+    document.getElementById("replay-next").disabled = step === last;
+    document.getElementById("replay-last").disabled = step === last;
+    renderAction(step);
+    renderFaceup(v);
+    renderPlayers(v, step > 0 ? (actions[step - 1] || {}).seat : null);
+    renderBoard(v);
+    renderFinal(v);
+    if (step === last) stop();
+  }
+
+  const playBtn = document.getElementById("replay-play");
+  function stop() {
+    clearInterval(timer);
+    timer = null;
+    playBtn.textContent = "▶";
+    playBtn.setAttribute("aria-label", playBtn.dataset.labelPlay || t("Play"));
+  }
+  function play() {
+    if (step >= last) go(0);
+    timer = setInterval(() => go(step + 1), 700);
+    playBtn.textContent = "❚❚";
+    playBtn.setAttribute("aria-label", playBtn.dataset.labelPause || t("Pause"));
+  }
+  playBtn.addEventListener("click", () => (timer ? stop() : play()));
+  document.getElementById("replay-first").addEventListener("click", () => { stop(); go(0); });
+  document.getElementById("replay-prev").addEventListener("click", () => { stop(); go(step - 1); });
+  document.getElementById("replay-next").addEventListener("click", () => { stop(); go(step + 1); });
+  document.getElementById("replay-last").addEventListener("click", () => { stop(); go(last); });
+  slider.addEventListener("input", () => { stop(); go(Number(slider.value)); });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target && ["INPUT", "TEXTAREA", "SELECT"].includes(ev.target.tagName)) return; // the slider steps by itself
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    let handled = true;
+    if (ev.key === "ArrowRight") { stop(); go(step + 1); }
+    else if (ev.key === "ArrowLeft") { stop(); go(step - 1); }
+    else if (ev.key === "Home") { stop(); go(0); }
+    else if (ev.key === "End") { stop(); go(last); }
+    else if (ev.key === " " && ev.target === document.body) timer ? stop() : play();
+    else handled = false;
+    if (handled) ev.preventDefault();
+  });
+  const hash = /^#step-(\d+)$/.exec(location.hash);
+  go(hash ? Number(hash[1]) : 0);
+}
+
+start();

@@ -1,0 +1,66 @@
+/**
+ * The viewer's hand (a card per colour, with counts) and their tickets (done first by
+ * points, with a running total); pointing at a ticket shows its cities on the map.
+ * @module hand
+ */
+import { COLOR_ORDER, colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
+import { h } from "./dom.js";
+import { fmt, nt, t } from "./i18n.js";
+import { signed } from "./model.js";
+
+/** @param {any} app the TableApp */
+export function renderHand(app) {
+  const you = app.view.you;
+  const box = document.getElementById("hand");
+  if (!you) {
+    box.textContent = "";
+    return;
+  }
+  box.textContent = "";
+  let total = 0;
+  for (const color of COLOR_ORDER) {
+    const n = (you.hand && you.hand[color]) || 0;
+    total += n;
+    box.appendChild(h("div", {
+      class: "hand-card" + (color === "locomotive" ? " card--loco" : "") + (n ? "" : " is-empty"),
+      "data-color": color,
+      "data-count": n,
+      title: fmt(t("%(color)s: %(n)s"), { color: colorLabel(color), n }),
+      style: { "--card-fill": fillOf(color), "--card-text": textOf(color) },
+    },
+      h("span", { class: "card-sym", "aria-hidden": "true", text: symbolOf(color) || "" }),
+      h("span", { class: "hand-count", text: String(n) }),
+      h("span", { class: "visually-hidden", text: " " + colorLabel(color) })));
+  }
+  document.getElementById("hand-total").textContent = fmt(nt("%(n)s card", "%(n)s cards", total), { n: total });
+}
+
+export function renderTickets(app) {
+  const you = app.view.you;
+  const list = document.getElementById("my-tickets");
+  list.textContent = "";
+  if (!you) return;
+  const tickets = [...(you.tickets || [])].sort((a, b) => Number(a.completed) - Number(b.completed) || b.points - a.points);
+  let done = 0;
+  let pts = 0;
+  for (const tk of tickets) {
+    if (tk.completed) {
+      done++;
+      pts += tk.points;
+    } else pts -= tk.points;
+    list.appendChild(ticketItem(app, tk));
+  }
+  if (!tickets.length) list.appendChild(h("li", { class: "muted empty", text: t("No tickets yet.") }));
+  document.getElementById("tickets-summary").textContent = tickets.length ? fmt(t("%(done)s of %(n)s done · %(pts)s"), { done, n: tickets.length, pts: signed(pts) }) : "";
+}
+
+export function ticketItem(app, tk) {
+  const li = h("li", { class: "ticket" + (tk.completed ? " is-done" : ""), "data-ticket-id": tk.id, title: tk.completed ? t("Completed") : t("Not connected yet") },
+    h("span", { class: "ticket-mark", "aria-hidden": "true", text: tk.completed ? "✓" : "○" }),
+    h("span", { class: "ticket-cities", text: app.idx.cityName(tk.a) + " – " + app.idx.cityName(tk.b) }),
+    h("span", { class: "ticket-points", text: String(tk.points) }),
+    h("span", { class: "visually-hidden", text: tk.completed ? t("completed") : "" }));
+  li.addEventListener("mouseenter", () => app.focusCities([tk.a, tk.b]));
+  li.addEventListener("mouseleave", () => app.focusCities([]));
+  return li;
+}

@@ -1,0 +1,56 @@
+/**
+ * The market: the five face-up cards, the deck, the ticket deck and the station button, each
+ * enabled only when the server lists the matching action (with a reason when it does not).
+ * @module market
+ */
+import { colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
+import { h } from "./dom.js";
+import { fmt, t } from "./i18n.js";
+
+/** @param {any} app the TableApp */
+export function renderMarket(app) {
+  const v = app.view;
+  const ix = app.index();
+  const box = document.getElementById("faceup");
+  box.textContent = "";
+  const mine = app.isMyDecision();
+  (v.faceup || []).forEach((color, slot) => {
+    const a = ix.faceup.get(slot);
+    let why = "";
+    if (!a) {
+      if (!color) why = t("No card here");
+      else if (!mine) why = t("Wait for your turn");
+      else if (v.phase === "draw2" && color === "locomotive") why = t("A face-up locomotive cannot be your second card");
+      else why = t("You cannot draw now");
+    }
+    const btn = h("button", {
+      type: "button",
+      class: "faceup-card" + (color === "locomotive" ? " card--loco" : "") + (color ? "" : " faceup-card--empty"),
+      "data-slot": slot,
+      "data-color": color || "",
+      disabled: !a || app.busy,
+      title: a ? fmt(t("Take the %(color)s card"), { color: colorLabel(color) }) : why,
+      style: color ? { "--card-fill": fillOf(color), "--card-text": textOf(color) } : null,
+    },
+      h("span", { class: "card-sym", "aria-hidden": "true", text: color ? symbolOf(color) || "" : "" }),
+      h("span", { class: "visually-hidden", text: color ? colorLabel(color) : t("empty") }));
+    box.appendChild(btn);
+  });
+  const deck = document.getElementById("deck");
+  deck.disabled = !ix.deck || app.busy;
+  deck.querySelector("[data-count]").textContent = v.deck_count;
+  deck.title = ix.deck ? t("Draw the top card of the deck") : v.deck_count ? (mine ? t("You cannot draw now") : t("Wait for your turn")) : t("The deck is empty");
+  const tk = document.getElementById("ticket-deck");
+  tk.disabled = !ix.tickets || app.busy;
+  tk.querySelector("[data-count]").textContent = v.ticket_deck_count;
+  tk.title = ix.tickets ? t("Draw destination tickets") : v.ticket_deck_count ? (mine ? t("You cannot draw tickets now") : t("Wait for your turn")) : t("No tickets left");
+  const st = document.getElementById("build-station");
+  const me = app.seat !== null && app.seat !== undefined ? v.players[app.seat] : null;
+  st.disabled = !app.canBuild() || app.busy;
+  st.classList.toggle("is-active", app.mode === "station");
+  st.textContent = app.mode === "station" ? t("Cancel station") : me ? fmt(t("Build station (%(n)s left)"), { n: me.stations_left }) : t("Build station");
+  st.title = app.canBuild()
+    ? t("Pick a city on the map to build a station")
+    : !me ? t("Spectators cannot build") : me.stations_left <= 0 ? t("You have no stations left") : v.phase !== "turn" || !mine ? t("Only at the start of your turn") : t("You cannot pay for a station now");
+  document.getElementById("discard-info").textContent = fmt(t("Discards: %(n)s"), { n: v.discard_count });
+}

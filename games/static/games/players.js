@@ -1,0 +1,62 @@
+/**
+ * The players strip at the top of the table page: per seat its token, name, score, trains,
+ * stations, cards and tickets, whether it is online, and what the current seat is doing.
+ * @module players
+ */
+import { h, icon, seatToken } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** Fill #players from the latest view. @param {any} app the TableApp */
+export function renderPlayers(app) {
+  const list = document.getElementById("players");
+  if (!list || !app.view) return;
+  const v = app.view;
+  const current = new Set(v.current_seats || []);
+  list.textContent = "";
+  list.classList.toggle("players--many", v.players.length >= 5);
+  const seats = app.summary.seats || [];
+  for (const p of v.players) {
+    const s = seats.find((x) => x.position === p.seat) || {};
+    const isCurrent = current.has(p.seat) && v.phase !== "over";
+    const online = s.user_id ? app.online.has(s.user_id) : null;
+    const stat = (cls, ic, value, label) =>
+      h("span", { class: "stat stat--" + cls, title: label }, icon(ic), h("span", { class: "stat-value", text: String(value) }), h("span", { class: "visually-hidden", text: " " + label }));
+    const li = h("li", {
+      class: "player" + (isCurrent ? " is-current" : "") + (p.seat === app.seat ? " is-you" : ""),
+      "data-seat": p.seat,
+      style: { "--seat-color": s.color || "#888" },
+      "aria-current": isCurrent ? "true" : null,
+    },
+      h("div", { class: "player-head" },
+        seatToken(p.seat, app.players),
+        h("span", { class: "player-name", text: s.name || app.name(p.seat) }),
+        p.seat === app.seat ? h("span", { class: "tag tag-you", text: t("you") }) : null,
+        s.is_bot ? h("span", { class: "tag", text: t("bot") }) : null,
+        online === null ? null : h("span", { class: "online-dot" + (online ? " is-online" : ""), title: online ? t("Online") : t("Offline") }),
+        h("span", { class: "player-score", title: t("Score") }, String(p.score))),
+      h("div", { class: "player-stats" },
+        stat("trains", "train", p.trains_left, app.taxis ? t("taxis left") : t("trains left")),
+        app.taxis ? null : stat("stations", "station", p.stations_left, t("stations left")),
+        stat("cards", "cards", p.hand_count, t("cards in hand")),
+        stat("tickets", "ticket", p.ticket_count, t("tickets")),
+        isCurrent ? h("span", { class: "player-doing", text: doingLabel(app, p.seat) }) : null)
+    );
+    list.appendChild(li);
+  }
+}
+
+export function doingLabel(app, seat) {
+  const v = app.view;
+  switch (v.phase) {
+    case "setup":
+      return t("choosing tickets…");
+    case "draw2":
+      return t("drawing a second card…");
+    case "tickets":
+      return t("choosing tickets…");
+    case "tunnel":
+      return t("deciding on a tunnel…");
+    default:
+      return seat === app.seat ? t("your turn") : t("playing…");
+  }
+}
