@@ -23,9 +23,7 @@ from ttr_site.accounts.models import User
 def _league(request, slug) -> League:
     """The league if the viewer may see it (a private league only to members and staff)."""
     league = get_object_or_404(League, slug=slug)
-    if league.is_private and not (
-        request.user.is_staff or league.membership_of(request.user) is not None
-    ):
+    if not league.visible_to(request.user):
         raise Http404
     return league
 

@@ -38,10 +38,7 @@ TC_PARAM = OpenApiParameter("time_control", str, OpenApiParameter.PATH, enum=Tim
 def visible_league(request, slug: str) -> League:
     """The league if the caller may see it (a private one: members and staff only)."""
     league = League.objects.filter(slug=slug).first()
-    if league is None or (
-        league.is_private
-        and not (request.user.is_staff or league.membership_of(request.user) is not None)
-    ):
+    if league is None or not league.visible_to(request.user):
         raise LadderError("not_found")
     return league
 

@@ -29,7 +29,8 @@ def all_time_controls() -> list[str]:
 
 class LeagueQuerySet(models.QuerySet):
     def visible_to(self, user):
-        """Public leagues, and private ones the user belongs to."""
+        """Public leagues, and private ones the user belongs to: ``League.visible_to`` for a
+        member (lists show staff no more than that: the rule lets staff open any league)."""
         if not getattr(user, "is_authenticated", False):
             return self.filter(is_private=False)
         return self.filter(models.Q(is_private=False) | models.Q(memberships__user=user)).distinct()
@@ -69,6 +70,15 @@ class League(models.Model):
 
     def time_control_choices(self) -> list[tuple[str, str]]:
         return [(v, label) for v, label in TimeControl.choices if v in self.time_controls]
+
+    def visible_to(self, user) -> bool:
+        """Whether ``user`` may see this league, its members, matches, tournaments and tables:
+        the one rule every reader asks (pages, REST, and through them the league's tables,
+        ``games.Table.visible_to``). A public league: anyone; a private one: its members and
+        staff."""
+        if not self.is_private:
+            return True
+        return getattr(user, "is_staff", False) or self.membership_of(user) is not None
 
     def membership_of(self, user) -> "Membership | None":
         if not getattr(user, "is_authenticated", False):

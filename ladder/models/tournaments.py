@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel, Ruleset, TimeControl, Variant
 from ladder import standings as scoring
+from ladder.models.leagues import League
 
 
 def new_seed() -> int:
@@ -35,12 +36,13 @@ def default_tiebreaks() -> list[str]:
 
 class TournamentQuerySet(models.QuerySet):
     def visible_to(self, user):
-        """Tournaments of public leagues (or none), and of private leagues the user is in."""
-        public = models.Q(league__isnull=True) | models.Q(league__is_private=False)
+        """The tournaments ``user`` may see: those of no league or of a league they may see
+        (``League.visible_to``), and those they organize. Pages, REST and the socket ask this."""
+        leagues = League.objects.visible_to(user).values("pk")
+        seen = models.Q(league__isnull=True) | models.Q(league__in=leagues)
         if not getattr(user, "is_authenticated", False):
-            return self.filter(public)
-        mine = models.Q(league__memberships__user=user) | models.Q(organizer=user)
-        return self.filter(public | mine).distinct()
+            return self.filter(seen)
+        return self.filter(seen | models.Q(organizer=user))
 
 
 class Tournament(models.Model):
