@@ -6,7 +6,7 @@ Engine refusals (``games.engine.IllegalAction``) are reported the same way by th
 
 from django.utils.translation import gettext_lazy as _
 
-from ttr_site.errors import UserError
+from ttr_site.errors import UserError, statuses
 
 MESSAGES = {
     "not_found": _("There is no such table."),
@@ -36,7 +36,18 @@ MESSAGES = {
 }
 
 
+STATUSES = statuses({
+    401: {"login_required"},
+    403: {"not_seated", "not_owner", "private_table", "not_your_seat"},
+    404: {"not_found"},
+    409: {"table_full", "already_seated", "table_not_open", "game_not_running", "stale_version",
+          "time_up", "seat_taken"},
+    429: {"chat_rate_limited", "rate_limited"},
+})  # fmt: skip
+
+
 class GameError(UserError):
     """A user error of the live tables."""
 
     messages = MESSAGES
+    statuses = STATUSES

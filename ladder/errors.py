@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from ttr_site.errors import UserError
+from ttr_site.errors import UserError, statuses
 
 MESSAGES = {
     "not_found": _("There is no such league."),
@@ -43,7 +43,18 @@ MESSAGES = {
 }
 
 
+STATUSES = statuses({
+    403: {"not_member", "private_league", "not_admin", "not_organizer"},
+    404: {"not_found", "match_not_found", "tournament_not_found", "pairing_not_found"},
+    409: {"already_member", "already_queued", "not_queued", "challenge_closed",
+          "already_annulled", "registration_closed", "already_registered", "not_registered",
+          "tournament_full", "checkin_closed", "tournament_started", "tournament_not_running",
+          "tournament_over", "round_started", "table_not_playing"},
+})  # fmt: skip
+
+
 class LadderError(UserError):
     """A user error of the ladder."""
 
     messages = MESSAGES
+    statuses = STATUSES

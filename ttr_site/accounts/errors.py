@@ -2,7 +2,7 @@
 
 from django.utils.translation import gettext_lazy as _
 
-from ttr_site.errors import UserError
+from ttr_site.errors import UserError, statuses
 
 MESSAGES = {
     "token_not_found": _("There is no such API token."),
@@ -15,3 +15,4 @@ class AccountError(UserError):
     """A user error of accounts."""
 
     messages = MESSAGES
+    statuses = statuses({404: {"token_not_found"}})

@@ -4,7 +4,8 @@ An error body is ``{"code": "<reason>", "message": "<human text>"}`` plus, when 
 ``detail`` (what exactly was wrong), ``fields`` (field -> messages, for ``invalid``) and
 ``params`` (the engine's facts about an illegal action). Codes are the WebSocket error
 frames' codes (``games.errors``, ``ladder.errors``, the engine's ``REASON_CODES``) plus the
-HTTP ones below. User errors are mapped here, once; anything else is a bug and a 500.
+HTTP ones below. Each user error says its own status (``UserError.http_status``); anything
+else is a bug and a 500.
 """
 
 import json
@@ -32,28 +33,18 @@ HTTP_MESSAGES = {
     "too_large": _("The request is too large."),
 }
 
-# Reason code -> HTTP status. Codes not listed are a bad request (400).
-STATUS = {
-    status.HTTP_401_UNAUTHORIZED: {"login_required"},
-    status.HTTP_403_FORBIDDEN: {"forbidden", "not_owner", "not_seated", "not_your_seat",
-                                "not_admin", "not_organizer", "not_member", "private_table",
-                                "private_league"},
-    status.HTTP_404_NOT_FOUND: {"not_found", "tournament_not_found", "match_not_found",
-                                "pairing_not_found", "token_not_found"},
-    status.HTTP_405_METHOD_NOT_ALLOWED: {"method_not_allowed"},
-    status.HTTP_406_NOT_ACCEPTABLE: {"not_acceptable"},
-    status.HTTP_409_CONFLICT: {"stale_version", "time_up", "table_full", "already_seated",
-                               "table_not_open", "game_not_running", "seat_taken",
-                               "already_member", "already_queued", "not_queued",
-                               "challenge_closed", "already_annulled", "registration_closed",
-                               "already_registered", "not_registered", "tournament_full",
-                               "checkin_closed", "tournament_started", "tournament_not_running",
-                               "tournament_over", "round_started", "table_not_playing"},
-    status.HTTP_413_REQUEST_ENTITY_TOO_LARGE: {"too_large"},
-    status.HTTP_415_UNSUPPORTED_MEDIA_TYPE: {"unsupported_media_type"},
-    status.HTTP_429_TOO_MANY_REQUESTS: {"rate_limited", "chat_rate_limited"},
-}  # fmt: skip
-CODE_STATUS = {code: http for http, codes in STATUS.items() for code in codes}
+# The HTTP layer's own codes (DRF's errors, a body too large). A user error declares the status
+# of its codes itself (``UserError.statuses``, e.g. ``games.errors.STATUSES``).
+CODE_STATUS = {
+    "login_required": status.HTTP_401_UNAUTHORIZED,
+    "forbidden": status.HTTP_403_FORBIDDEN,
+    "not_found": status.HTTP_404_NOT_FOUND,
+    "method_not_allowed": status.HTTP_405_METHOD_NOT_ALLOWED,
+    "not_acceptable": status.HTTP_406_NOT_ACCEPTABLE,
+    "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+    "unsupported_media_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
+}
 # The engine refused the action: well-formed, but not legal in this state.
 ILLEGAL_ACTION_STATUS = status.HTTP_422_UNPROCESSABLE_ENTITY
 
@@ -85,7 +76,8 @@ def exception_handler(exc, context):
     """DRF's hook: every user error becomes the one format; anything else stays a 500."""
     if isinstance(exc, UserError):
         detail = exc.params.get("detail")
-        return error_response(exc.code, exc.message, detail=None if detail is None else str(detail))
+        detail = None if detail is None else str(detail)
+        return error_response(exc.code, exc.message, http=exc.http_status, detail=detail)
     if isinstance(exc, engine.IllegalAction):
         params = json.loads(json.dumps(exc.params, default=str))
         message = reason_message(exc.code, exc.params)  # the engine speaks English only
