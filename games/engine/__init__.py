@@ -179,6 +179,7 @@ from __future__ import annotations
 
 import copy
 
+from . import phases
 from .actions import apply_action, current_seats, legal_actions
 from .errors import REASON_CODES, EngineError, IllegalAction, InvalidSetup
 from .mapdata import load_map
@@ -194,12 +195,12 @@ from .views import log_for, redact_entries, view_for
 
 def is_terminal(state) -> bool:
     """Whether the game is over."""
-    return state.phase == "over"
+    return state.phase == phases.OVER
 
 
 def final_result(state) -> dict:
     """The final scores and ranks (a copy); raises ``EngineError`` before the end."""
-    if state.phase != "over":
+    if state.phase != phases.OVER:
         raise IllegalAction("stale_phase", action_type="final_result", phase=state.phase)
     return copy.deepcopy(state.final)
 

@@ -21,6 +21,7 @@ place.
 
 from __future__ import annotations
 
+from . import phases
 from .errors import IllegalAction
 from .rules import cards, depots, routes, stations, tickets
 from .rules.cards import empty_warehouses
@@ -54,17 +55,7 @@ ALLOWED: dict[str, frozenset] = {
 FACEUP_SHAPE = {"source": str, "slot": int}
 FACEUP_ALLOWED = frozenset({"source", "slot", "color", "warehouse"})
 
-PHASE_ACTIONS: dict[str, frozenset] = {
-    "setup": frozenset({"keep_tickets"}),
-    "depots": frozenset({"place_depot"}),
-    "turn": frozenset(
-        {"draw_card", "claim_route", "draw_tickets", "build_station", "place_depot", "pass"}
-    ),
-    "draw2": frozenset({"draw_card"}),
-    "tickets": frozenset({"keep_tickets"}),
-    "tunnel": frozenset({"pay_tunnel", "decline_tunnel"}),
-    "over": frozenset(),
-}
+PHASE_ACTIONS = phases.ACTIONS  # declared with the phases (phases.py)
 
 
 def _malformed(detail: str) -> IllegalAction:
@@ -133,9 +124,9 @@ def check_shape(action) -> str:
 def current_seats(state) -> list:
     """Seats with a decision now."""
     phase = state.phase
-    if phase == "setup":
+    if phase == phases.SETUP:
         return [s for s, offer in enumerate(state.offers) if offer is not None]
-    if phase == "over":
+    if phase == phases.OVER:
         return []
     return [state.current]
 
@@ -143,9 +134,9 @@ def current_seats(state) -> list:
 def _is_current(state, seat) -> bool:
     if type(seat) is not int or not 0 <= seat < state.n:
         return False
-    if state.phase == "setup":
+    if state.phase == phases.SETUP:
         return state.offers[seat] is not None
-    return state.phase != "over" and seat == state.current
+    return state.phase != phases.OVER and seat == state.current
 
 
 def legal_actions(state, seat) -> list:
@@ -153,7 +144,7 @@ def legal_actions(state, seat) -> list:
     if not _is_current(state, seat):
         return []
     phase = state.phase
-    if phase == "turn":
+    if phase == phases.TURN:
         out = cards.draw_actions(state, False)
         if state.ticket_deck:
             out.append({"type": "draw_tickets"})
@@ -164,11 +155,11 @@ def legal_actions(state, seat) -> list:
         if state.wh:
             out += depots.depot_actions(state, seat)
         return out
-    if phase == "depots":
+    if phase == phases.DEPOTS:
         return depots.depot_actions(state, seat)
-    if phase == "draw2":
+    if phase == phases.DRAW2:
         return cards.draw_actions(state, True)
-    if phase == "tunnel":
+    if phase == phases.TUNNEL:
         return routes.tunnel_actions(state, seat)
     return tickets.keep_actions(state, seat)  # setup, tickets
 
@@ -176,7 +167,7 @@ def legal_actions(state, seat) -> list:
 def _check_seat(state, seat) -> None:
     if type(seat) is not int or not 0 <= seat < state.n:
         raise IllegalAction("invalid_seat", seat=seat)
-    if state.phase == "over":
+    if state.phase == phases.OVER:
         raise IllegalAction("game_over")
     if not _is_current(state, seat):
         raise IllegalAction("not_your_turn", seat=seat)
@@ -218,6 +209,6 @@ def apply_action(state, seat, action):
         ends = _pass(state, seat)
     if ends:
         end_turn(state, seat)
-    if state.wh and state.phase != "over":
+    if state.wh and state.phase != phases.OVER:
         empty_warehouses(state)  # "at once" when a seat just ran out of depots (docs/rules.md §2)
     return state

@@ -14,6 +14,7 @@ Terms:
 
 from __future__ import annotations
 
+from . import phases
 from .errors import InvalidSetup
 from .rng import below, seed_state, shuffle
 from .rules.cards import card_dict, check_refresh, faceup_names
@@ -56,7 +57,7 @@ def _blank(ruleset, variant, seats, seed, options) -> GameState:
         "n": seats,
         "seed": seed,
         "rng": seed_state(seed),
-        "phase": "setup",
+        "phase": phases.SETUP,
         "turn": 0,
         "current": -1,
         "first": 0,

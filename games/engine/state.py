@@ -10,11 +10,8 @@ Terms:
 - *ticket deck*: ticket indexes; the top is the END of the list, the bottom index 0
   (docs/rules.md 1.3.3: returned tickets go to the bottom). *boxed*: tickets out of the game.
 - *offer*: tickets dealt to a seat and waiting for its ``keep_tickets`` choice.
-- *phase*: ``setup`` (initial ticket choice, every seat with an offer decides, docs/rules.md 1.2
-  Decision), ``depots`` (Warehouses & Depots: each seat places its initial depot, see
-  ``rules.depots``), ``turn`` (the current seat picks one of the four actions), ``draw2`` (second
-  card of a draw), ``tickets`` (keep drawn tickets), ``tunnel`` (pay or decline the extra
-  tunnel cards, docs/rules.md 1.3.2 Decision), ``over``.
+- *phase*: one of the phases declared in ``phases`` (what each is and which actions it
+  accepts); the opening's sequence is ``rules.opening``.
 - *tunnel*: the pending tunnel claim: ``route`` index, ``played`` hand-shaped counts (the
   cards in play), ``revealed`` card indexes, ``extra`` cards due, ``color`` the played colour
   (the wild index if only wild cards were played), ``warehouses`` the seats whose warehouse

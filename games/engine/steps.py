@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import phases
 from .actions import apply_action, current_seats
 
 
@@ -29,10 +30,10 @@ def step(state, seat, action) -> Step:
     # A turn begins when the turn number moves on, or play starts after set-up; depot set-up
     # passes from seat to seat, each with a clock of its own (free depot placements during a
     # turn keep phase and turn: no new clock).
-    new_turn = state.phase == "turn" and (state.turn != turn or phase != "turn")
-    next_placer = state.phase == "depots" and list(deciding) != before
+    new_turn = state.phase == phases.TURN and (state.turn != turn or phase != phases.TURN)
+    next_placer = state.phase == phases.DEPOTS and list(deciding) != before
     return Step(
         clock_restarts=new_turn or next_placer,
-        game_over=state.phase == "over",
+        game_over=state.phase == phases.OVER,
         deciding=deciding,
     )

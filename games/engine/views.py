@@ -22,10 +22,11 @@ Terms:
 
 from __future__ import annotations
 
+from . import phases
 from .errors import IllegalAction
 from .graph import components_of, find
 from .rules.cards import card_dict, card_names, faceup_names
-from .rules.depots import depot_order
+from .rules.opening import depot_order
 from .rules.tickets import ticket_ids
 from .scoring import attractions_of, own_edges
 
@@ -122,7 +123,7 @@ def _player(state, seat: int) -> dict:
 def _pending(state, viewer) -> dict | None:
     """The public side of a decision in progress (the chooser's offer is in ``you``)."""
     phase = state.phase
-    if phase == "tunnel":
+    if phase == phases.TUNNEL:
         t = state.tunnel
         return {
             "type": "tunnel",
@@ -134,14 +135,14 @@ def _pending(state, viewer) -> dict | None:
             "color": state.card_names[t["color"]],
             "warehouses": list(t["warehouses"]),
         }
-    if phase == "tickets":
+    if phase == phases.TICKETS:
         return {"type": "keep_tickets", "seat": state.current,
                 "count": len(state.offers[state.current])}  # fmt: skip
-    if phase == "draw2":
+    if phase == phases.DRAW2:
         return {"type": "second_draw", "seat": state.current}
-    if phase == "setup":
+    if phase == phases.SETUP:
         return {"type": "initial_tickets", "seats": [s for s, o in enumerate(state.offers) if o]}
-    if phase == "depots":
+    if phase == phases.DEPOTS:
         return {"type": "initial_depots", "seat": state.current, "order": depot_order(state)}
     return None
 
@@ -185,7 +186,7 @@ def view_for(state, viewer, log_since: int | None = None) -> dict:
             p["warehouse"] = dict(zip(state.card_names, counts, strict=True))
     elif viewer is not None:
         view["you"] = _private(state, viewer)
-    if state.phase == "over":
+    if state.phase == phases.OVER:
         view["final"] = state.final
     return view
 

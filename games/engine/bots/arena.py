@@ -19,7 +19,7 @@ import math
 import statistics
 import time
 
-from .. import apply_action, current_seats, final_result, legal_actions, new_game, view_for
+from .. import apply_action, current_seats, final_result, legal_actions, new_game, phases, view_for
 from . import choose_action
 
 MAX_DECISIONS = 5000  # a safety net: real games take a few hundred decisions
@@ -35,7 +35,7 @@ def play_game(levels, seed: int, variant: str = "classic", ruleset: str = "europ
     state = new_game(ruleset=ruleset, variant=variant, seats=len(levels), seed=seed)
     times: list[list[float]] = [[] for _ in levels]
     decisions = 0
-    while state.phase != "over" and decisions < MAX_DECISIONS:
+    while state.phase != phases.OVER and decisions < MAX_DECISIONS:
         for seat in current_seats(state):
             legal = legal_actions(state, seat)
             view = view_for(state, seat)
@@ -45,9 +45,9 @@ def play_game(levels, seed: int, variant: str = "classic", ruleset: str = "europ
             times[seat].append(time.perf_counter() - start)
             apply_action(state, seat, action)
             decisions += 1
-            if state.phase != "setup":
+            if state.phase != phases.SETUP:
                 break
-    if state.phase != "over":
+    if state.phase != phases.OVER:
         raise RuntimeError(f"game {seed} did not finish in {MAX_DECISIONS} decisions")
     return _record(levels, seed, final_result(state), times, state.turn, list(state.trains))
 

@@ -25,6 +25,7 @@ Terms (see ``medium`` and ``planner`` for the rest):
 
 from __future__ import annotations
 
+from .. import phases
 from ..graph import longest_trail
 from . import montecarlo
 from .medium import Medium, Style
@@ -115,7 +116,7 @@ class Hard(Medium):
         """Kept points weighted by the odds of finishing the whole plan in time (won with
         odds p, lost otherwise), the odds lost on tickets already held, a price per car."""
         seen = self.seen
-        if seen.phase == "setup":
+        if seen.phase == phases.SETUP:
             return super().ticket_value(kept, plan, cars, budget)
         turns = self.turns_left()
         orders = self.orders()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .. import phases
 from . import planner
 from .knowledge import read
 from .planner import Weights
@@ -56,9 +57,9 @@ class Medium:
         phase = self.seen.phase
         if "keep_tickets" in self.by:
             return self.keep_tickets()
-        if phase == "tunnel":
+        if phase == phases.TUNNEL:
             return self.tunnel()
-        if phase == "draw2":
+        if phase == phases.DRAW2:
             return self.draw(self.targets(), second=True)
         return self.turn()
 
@@ -234,7 +235,7 @@ class Medium:
         options = self.by["keep_tickets"]
         held = seen.tickets
         base = planner.make_plan(seen, held, self.costs)
-        if seen.phase == "setup":
+        if seen.phase == phases.SETUP:
             budget = seen.total_trains - self.style.setup_spare
         else:
             budget = seen.trains[seen.seat] - base.cars - self.style.play_spare
@@ -244,7 +245,7 @@ class Medium:
             kept = [seen.board.tickets[index[tid]] for tid in action["tickets"]]
             plan = planner.make_plan(seen, held + kept, self.costs)
             value = self.ticket_value(kept, plan, plan.cars - base.cars, budget)
-            if seen.phase == "setup":
+            if seen.phase == phases.SETUP:
                 value += (self.style.car_price - self.style.setup_price) * plan.cars
             if best is None or value > best[0]:
                 best = (value, action)

@@ -26,6 +26,7 @@ Terms (docs/rules.md 1.3.1):
 
 from __future__ import annotations
 
+from .. import phases
 from ..errors import IllegalAction
 from ..rng import shuffle
 
@@ -218,7 +219,7 @@ def _validate_draw(state, action: dict, second: bool) -> tuple[int, int]:
 
 def apply_draw(state, seat: int, action: dict) -> bool:
     """Draw one card; return True if the turn ends (else the second draw follows)."""
-    second = state.phase == "draw2"
+    second = state.phase == phases.DRAW2
     slot, target = _validate_draw(state, action, second)
     hand = state.hands[seat]
     names = state.card_names
@@ -241,7 +242,7 @@ def apply_draw(state, seat: int, action: dict) -> bool:
     # no card left to take (the "only 1 card available" case)
     if second or (slot >= 0 and card == state.wild) or not can_draw(state, True):
         return True
-    state.phase = "draw2"
+    state.phase = phases.DRAW2
     return False
 
 

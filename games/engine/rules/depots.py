@@ -34,7 +34,9 @@ Terms:
 
 from __future__ import annotations
 
+from .. import phases
 from ..errors import IllegalAction
+from . import opening
 from .cards import card_dict
 
 
@@ -71,29 +73,9 @@ def apply_place(state, seat: int, city: str) -> bool:
     state.depots_of[seat].append(ci)
     state.depots_left[seat] -= 1
     state.log_event(seat, "place_depot", city=city, depots_left=state.depots_left[seat])
-    if state.phase == "depots":
-        if seat == state.first:
-            from .tickets import begin_play
-
-            begin_play(state)
-        else:
-            state.current = (seat - 1) % state.n
+    if state.phase == phases.DEPOTS:
+        opening.depot_placed(state, seat)
     return False
-
-
-def start_initial_depots(state) -> None:
-    """Phase ``depots``: the seat last in turn order places first."""
-    state.phase = "depots"
-    state.current = (state.first - 1) % state.n
-    state.log_event(None, "initial_depots", order=depot_order(state))
-
-
-def depot_order(state) -> list:
-    """Seats still to place their initial depot, in order (phase ``depots``)."""
-    if state.phase != "depots":
-        return []
-    n, first, cur = state.n, state.first, state.current
-    return [(cur - k) % n for k in range((cur - first) % n + 1)]
 
 
 def take_options(state, seat: int, index: int) -> list:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from .. import phases
 from ..errors import IllegalAction
 from .cards import card_dict, card_names, draw_blind
 from .depots import check_take, take, take_options
@@ -232,7 +233,7 @@ def apply_claim(state, seat: int, route_id: int, counts, chosen=None) -> bool:
     if extra == 0:
         _finish_tunnel(state, seat, [0] * (wild + 1))
         return True
-    state.phase = "tunnel"
+    state.phase = phases.TUNNEL
     return False
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from .. import phases
 from ..errors import IllegalAction
-from ..rng import shuffle
+from . import opening
 
 
 def ticket_ids(state, indexes) -> list:
@@ -28,7 +29,7 @@ def ticket_ids(state, indexes) -> list:
 def _keep_problem(state, offer, kept) -> tuple | None:
     """(reason code, params) if keeping ``kept`` out of ``offer`` breaks the keep rule."""
     var = state.var
-    if state.phase != "setup":
+    if state.phase != phases.SETUP:
         needed = min(var.draw_min_keep, len(offer))
         return ("too_few_tickets", {"needed": needed}) if len(kept) < needed else None
     tickets = state.board.tickets
@@ -85,12 +86,12 @@ def apply_keep(state, seat: int, chosen: list) -> bool:
         kept_count=len(kept),
         returned_count=len(returned),
     )
-    if state.phase != "setup":
+    if state.phase != phases.SETUP:
         state.ticket_deck[:0] = returned[::-1]  # first returned ends up at the very bottom
         return True
     _return_setup(state, returned)
     if all(o is None for o in state.offers):
-        _start_play(state)
+        opening.tickets_chosen(state)
     return False
 
 
@@ -103,35 +104,12 @@ def _return_setup(state, returned: list) -> None:
             state.boxed.append(i)
 
 
-def _start_play(state) -> None:
-    """Everyone has chosen: returns go under the deck (shuffled); the initial depots are
-    placed (Warehouses & Depots) or the first turn starts."""
-    if state.setup_returned:
-        back = state.setup_returned
-        state.rng = shuffle(state.rng, back)
-        state.ticket_deck[:0] = back
-        state.setup_returned = []
-    if state.wh:
-        from .depots import start_initial_depots
-
-        start_initial_depots(state)
-        return
-    begin_play(state)
-
-
-def begin_play(state) -> None:
-    """The first turn starts."""
-    state.phase = "turn"
-    state.current = state.first
-    state.log_event(None, "play_start", first_seat=state.first)
-
-
 def apply_draw_tickets(state, seat: int) -> bool:
     if not state.ticket_deck:
         raise IllegalAction("ticket_deck_empty")
     k = min(state.var.draw_count, len(state.ticket_deck))
     offer = [state.ticket_deck.pop() for _ in range(k)]
     state.offers[seat] = offer
-    state.phase = "tickets"
+    state.phase = phases.TICKETS
     state.log_event(seat, "draw_tickets", secret={"tickets": ticket_ids(state, offer)}, count=k)
     return False

@@ -13,6 +13,7 @@ Terms:
 
 from __future__ import annotations
 
+from .. import phases
 from ..scoring import final_scores
 from .cards import can_draw, refill_faceup
 from .routes import can_claim
@@ -48,7 +49,7 @@ def end_turn(state, seat: int, passed: bool = False) -> None:
         state.last_round = seat
         state.turns_left = state.n
         state.log_event(seat, "last_round", trains_left=state.trains[seat])
-    state.phase = "turn"
+    state.phase = phases.TURN
     state.turn += 1
     state.current = (seat + 1) % state.n
 
@@ -58,7 +59,7 @@ def finish(state, reason: str) -> None:
     state.final = final_scores(state, reason)
     for p in state.final["players"]:
         state.scores[p["seat"]] = p["score"]
-    state.phase = "over"
+    state.phase = phases.OVER
     state.current = -1
     state.log_event(
         None,
