@@ -27,6 +27,12 @@ def sparkline(values: Sequence[float], width: int = 80, height: int = 20) -> str
     )
 
 
+def _coord(value: float) -> str:
+    """An SVG coordinate as text: a float in a template is localized (``12,5`` in German and
+    Dutch), which SVG cannot read."""
+    return f"{value:.1f}"
+
+
 def rating_chart(
     values: Sequence[float], width: int = 600, height: int = 220, left: int = 44, bottom: int = 22
 ) -> dict:
@@ -48,7 +54,7 @@ def rating_chart(
     grid = []
     tick = axis_low
     while tick <= axis_high + 1e-9:
-        grid.append({"y": round(y(tick), 1), "label": f"{tick:.0f}"})
+        grid.append({"y": _coord(y(tick)), "label": f"{tick:.0f}"})
         tick += step
     points = [(round(x(i), 1), round(y(v), 1)) for i, v in enumerate(values)]
     return {
@@ -59,6 +65,10 @@ def rating_chart(
         "bottom": height - bottom,
         "grid": grid,
         "line": " ".join(f"{px},{py}" for px, py in points),
-        "last": {"x": points[-1][0], "y": points[-1][1], "value": round(values[-1])},
+        "last": {
+            "x": _coord(points[-1][0]),
+            "y": _coord(points[-1][1]),
+            "value": round(values[-1]),
+        },
         "games": len(values) - 1,
     }

@@ -93,3 +93,31 @@ def test_a_player_switches_language_and_plays_in_it(site, lang, tmp_path):
         expect(log).to_contain_text(js_text(lang, "%(name)s draws from the deck:", name="Alice"))
         page.screenshot(path=str(tmp_path / f"table-{lang}.png"))
     assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["de", "nl"])
+def test_the_scripts_speak_the_new_language_at_once_and_the_rating_chart_draws(site, lang):
+    """The JavaScript catalogue has an address per language: after switching, the page's
+    scripts translate into the new language at once (one cached address served the first
+    language fetched for an hour), and the profile's rating chart, whose SVG numbers were
+    written with decimal commas in German and Dutch, draws without an error."""
+    with chromium() as browser:
+        page = browser.new_context(locale="en-US", **DESKTOP).new_page()
+        problems = []
+        page.on("pageerror", lambda exc: problems.append(str(exc)))
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.goto(site.url + "/")
+        translate = "() => window.gettext('Back to the lobby')"
+        assert page.evaluate(translate) == "Back to the lobby"
+        with page.expect_navigation():
+            page.select_option("#lang-select", lang)
+        assert page.evaluate(translate) == js_text(lang, "Back to the lobby")
+        page.goto(site.url + "/u/alice/")
+        chart = page.locator("svg.rating-chart").first
+        expect(chart).to_be_visible()
+        labels = chart.locator(".grid text").all_text_contents()
+        assert len(labels) >= 2 and len(set(labels)) == len(labels), labels
+        for y in chart.locator(".grid line").evaluate_all("ls => ls.map(l => l.y1.baseVal.value)"):
+            assert y > 0
+        assert problems == []

@@ -2,8 +2,6 @@
 
 from django.contrib import admin
 from django.urls import include, path
-from django.views.decorators.cache import cache_page
-from django.views.i18n import JavaScriptCatalog
 
 from . import views
 from .accounts import views as account_views
@@ -23,6 +21,6 @@ urlpatterns = [
     # The language switcher also stores the choice on a signed-in player's account.
     path("i18n/setlang/", account_views.set_language, name="set_language"),
     # The client-side strings' translations (gettext/ngettext/interpolate in the browser).
-    path("jsi18n/", cache_page(3600)(JavaScriptCatalog.as_view()), name="javascript-catalog"),
+    path("jsi18n/<str:lang>/", views.javascript_catalog, name="javascript-catalog"),
     path("admin/", admin.site.urls),
 ]

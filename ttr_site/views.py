@@ -6,6 +6,8 @@ from django.shortcuts import render
 from django.template.loader import select_template
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.cache import cache_page
+from django.views.i18n import JavaScriptCatalog
 
 from ladder import rating, standings
 
@@ -50,3 +52,17 @@ def _facts() -> dict:
         "provisional_games": rating.PROVISIONAL_GAMES,
         "bye_points": int(standings.BYE_POINTS),
     }
+
+
+_catalog = JavaScriptCatalog.as_view()
+
+
+@cache_page(3600)
+def javascript_catalog(request, lang: str):
+    """The client-side strings' translations in ``lang``. The language is in the address, so
+    each language has its own (cached) copy: at one address for all, a browser or the page
+    cache kept serving the language it first fetched after the player switched."""
+    if lang not in dict(settings.LANGUAGES):
+        raise Http404
+    with translation.override(lang):
+        return _catalog(request)
