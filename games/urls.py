@@ -1,7 +1,14 @@
 from django.urls import path
+from drf_spectacular.utils import extend_schema
 
 from games import views
 from games.apis import GameApi
+
+
+@extend_schema(exclude=True)  # an alias: documented once, at /api/v1/tables/{id}/game/
+class GameAliasApi(GameApi):
+    pass
+
 
 urlpatterns = [
     path("play/", views.lobby, name="play"),
@@ -16,5 +23,5 @@ urlpatterns = [
     path("table/<int:table_id>/invite/<str:token>/", views.table_invite, name="table_invite"),
     path("table/<int:table_id>/new-invite/", views.table_invite_rotate, name="table_invite_rotate"),
     # The first game endpoint, kept as an alias of /api/v1/tables/<id>/game/ (same frame).
-    path("api/tables/<int:table_id>/game/", GameApi.as_view(), name="api_game"),
+    path("api/tables/<int:table_id>/game/", GameAliasApi.as_view(), name="api_game"),
 ]

@@ -2,7 +2,9 @@
 ``/api/schema/`` and the browsable documentation at ``/api/docs/`` (Swagger UI) and
 ``/api/redoc/``, all served from this site (no CDN)."""
 
-from django.urls import include, path, re_path
+import re
+
+from django.urls import URLResolver, include, path, re_path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from drf_spectacular.views import (
@@ -11,6 +13,7 @@ from drf_spectacular.views import (
     SpectacularSwaggerSplitView,
 )
 from rest_framework.decorators import api_view, permission_classes
+from rest_framework.response import Response
 
 from ttr_site.api.errors import error_response
 from ttr_site.csp import api_docs_policy
@@ -22,6 +25,31 @@ v1 = [
 ]
 
 
+def _routes(patterns, prefix: str = "") -> list[str]:
+    """Every address of ``patterns``, path parameters as ``{name}``."""
+    out = []
+    for entry in patterns:
+        route = prefix + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", str(entry.pattern))
+        if isinstance(entry, URLResolver):
+            out += _routes(entry.url_patterns, route)
+        else:
+            out.append(route)
+    return out
+
+
+@extend_schema(exclude=True)
+@api_view(["GET"])
+@permission_classes([])
+def api_root(request):
+    """``/api/v1/``: what is here (every endpoint) and where it is described."""
+    return Response({
+        "version": "v1",
+        "schema": request.build_absolute_uri("/api/schema/"),
+        "docs": request.build_absolute_uri("/api/docs/"),
+        "endpoints": sorted(f"/api/v1/{route}" for route in _routes(v1)),
+    })  # fmt: skip
+
+
 @extend_schema(exclude=True)
 @api_view(["GET", "POST", "PUT", "PATCH", "DELETE"])
 @permission_classes([])
@@ -31,6 +59,7 @@ def unknown_endpoint(request, rest=""):
 
 
 urlpatterns = [
+    path("v1/", api_root, name="api-root"),
     path("v1/", include(v1)),
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves its start-up script from a URL (?script): no inline script.

@@ -57,15 +57,18 @@ def test_settings_reject_an_unknown_country_and_change_nothing(client, cast):
     assert User.objects.get(username="bob").display_name == "Bob"
 
 
-def test_notifications_are_listed_and_marked_read(client, cast):
+def test_opening_the_notifications_marks_them_read_and_clears_the_badge(client, cast):
     carol = cast["carol"]
     notification_send(user=carol, text="Your table is ready", url="/play/")
     client.force_login(carol)
+    assert client.get(reverse("home")).context["unread_notifications"] == 1
     response = client.get(reverse("notifications"))
-    assert "Your table is ready" in response.content.decode()
-    assert response.context["unread_notifications"] == 1
-    client.post(reverse("notifications_read"))
+    page = response.content.decode()
+    assert "Your table is ready" in page and 'class="unread"' in page  # still shown as new
+    assert response.context["unread_notifications"] == 0  # the header's badge is clear
+    assert 'id="notification-count" class="badge hidden"' in page
     assert not Notification.objects.unread().filter(user=carol).exists()
+    assert client.post(reverse("notifications_read")).status_code == 302  # still harmless
 
 
 def test_the_password_notice_task_stores_a_notification_in_the_players_language(cast):

@@ -9,6 +9,15 @@ from tests.api.conftest import assert_error
 pytestmark = pytest.mark.django_db
 
 
+def test_the_api_root_lists_every_endpoint_and_where_they_are_described(as_user):
+    body = as_user(None).get("/api/v1/").json()
+    assert body["version"] == "v1" and body["docs"].endswith("/api/docs/")
+    endpoints = body["endpoints"]
+    assert "/api/v1/tables/" in endpoints and "/api/v1/tables/{table_id}/game/actions/" in endpoints
+    assert "/api/v1/tournaments/" in endpoints and "/api/v1/leagues/" in endpoints
+    assert all(e.startswith("/api/v1/") and "<" not in e for e in endpoints)
+
+
 def test_an_unknown_endpoint_is_a_json_404(as_user):
     assert_error(APIClient().get("/api/v1/nothing/here/"), 404, "not_found")
     assert_error(APIClient().post("/api/v2/"), 404, "not_found")
@@ -136,3 +145,5 @@ def test_the_old_game_address_is_an_alias_of_the_v1_one(as_user, cast):
     old = client.get(f"/api/tables/{table.pk}/game/").json()
     new = client.get(f"/api/v1/tables/{table.pk}/game/").json()
     assert old == new and new["seat"] == 1
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    assert not [p for p in schema["paths"] if not p.startswith("/api/v1/")]  # documented once

@@ -74,7 +74,10 @@ def api_token_revoke_view(request, token_id):
 
 @login_required
 def notifications_view(request):
+    """The player's notifications; seeing them marks them read (the page still shows which
+    were new), so the header's badge clears as the page opens."""
     items = list(request.user.notifications.all()[:50])
+    notifications_mark_read(user=request.user)
     return render(request, "accounts/notifications.html", {"items": items})
 
 
