@@ -87,6 +87,8 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000").rstrip("/")
+# How e-mails and notices name the site ("Hello from ttr!").
+SITE_NAME = env.str("SITE_NAME", default="ttr")
 
 REDIS_URL = env.str("REDIS_URL", default="")
 EMBEDDED = not REDIS_URL

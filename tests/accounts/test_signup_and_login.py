@@ -112,6 +112,14 @@ def test_logging_in_by_username_or_email(client, cast):
     assert response.status_code == 302
 
 
+def test_e_mails_name_the_site_as_configured_not_by_the_requests_host(client, cast, settings):
+    settings.SITE_NAME = "ttr Nederland"
+    client.post(reverse("account_reset_password"), {"email": "carol@example.com"},
+                HTTP_HOST="127.0.0.1")  # fmt: skip
+    body = mail.outbox[-1].body
+    assert "Hello from ttr Nederland!" in body and "Hello from 127.0.0.1" not in body
+
+
 def test_password_reset_sends_a_working_link(client, cast):
     response = client.post(reverse("account_reset_password"), {"email": "carol@example.com"})
     assert response.status_code == 302

@@ -8,8 +8,12 @@ a username and its e-mail address were two. Here the address is ``client_address
 every per-IP limit uses) and the key is the account itself.
 """
 
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.utils import filter_users_by_email, filter_users_by_username
+from django.conf import settings
 
 from ttr_site.client_address import client_address
 
@@ -17,6 +21,12 @@ from ttr_site.client_address import client_address
 class AccountAdapter(DefaultAccountAdapter):
     def get_client_ip(self, request) -> str:
         return client_address(request)
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        # E-mails name the site as configured, not by the Host of the request that sent
+        # them ("Hello from 127.0.0.1:8101!" without the sites framework).
+        site = SimpleNamespace(name=settings.SITE_NAME, domain=urlsplit(settings.SITE_URL).netloc)
+        super().send_mail(template_prefix, email, {**context, "current_site": site})
 
     def _get_login_attempts_cache_key(self, request, **credentials) -> str:
         # allauth's hook for the key of `login_failed` (and of clearing it after a password
