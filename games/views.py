@@ -44,6 +44,7 @@ def table_create(request):
                 ruleset=data["ruleset"],
                 variant=data["variant"],
                 seat_count=data["seat_count"],
+                options=form.options(),
                 time_control=data["time_control"],
                 move_seconds=data["move_seconds"] or 90,
                 turn_hours=data["turn_hours"] or 24,
