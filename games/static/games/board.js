@@ -138,7 +138,7 @@ class Board {
         group: r.double_group === null || r.double_group === undefined ? null : r.double_group,
       }));
     this.routeById = new Map(this.routes.map((r) => [String(r.id), r]));
-    this.ruleset = board.ruleset || "";
+    this.ruleset = board.ruleset || board.name || "";
 
     const tl = performance.now();
     const L = layout(this.cities, this.routes, this.options);
@@ -281,6 +281,23 @@ class Board {
     s.addEventListener("click", this._onClick);
     s.addEventListener("keydown", this._onKey);
     this.container.appendChild(root);
+    this._fitLabels(gLabels);
+  }
+
+  /** Keep every label inside the map, measured as rendered (the layout only estimates widths). */
+  _fitLabels(gLabels) {
+    const M = 4; // room for the label's halo
+    for (const el of gLabels.children) {
+      let b;
+      try {
+        b = el.getBBox();
+      } catch (e) {
+        return; // not rendered (a hidden container): keep the estimate
+      }
+      if (!b || !b.width) continue;
+      const shift = b.x < M ? M - b.x : b.x + b.width > VIEW_W - M ? Math.max(M - b.x, VIEW_W - M - b.x - b.width) : 0;
+      if (shift) el.setAttribute("x", r2(Number(el.getAttribute("x")) + shift));
+    }
   }
 
   _cityTitle(c, stationSeat) {

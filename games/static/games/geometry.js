@@ -235,5 +235,11 @@ export function placeLabels(cities, routes, G, height) {
     labelOf.delete(c);
     labelOf.set(c, placeOne(c, [...labelOf.values()].map((l) => l.rect)));
   }
-  for (const [c, best] of labelOf) c.label = best;
+  // a label never leaves the map: shift one that found no place inside back onto it
+  for (const [c, best] of labelOf) {
+    const rc = best.rect;
+    const dx = rc.x0 < 2 ? 2 - rc.x0 : rc.x1 > W - 2 ? Math.max(2 - rc.x0, W - 2 - rc.x1) : 0;
+    const dy = rc.y0 < 2 ? 2 - rc.y0 : rc.y1 > H - 2 ? Math.max(2 - rc.y0, H - 2 - rc.y1) : 0;
+    c.label = dx || dy ? { ...best, rect: { x0: rc.x0 + dx, y0: rc.y0 + dy, x1: rc.x1 + dx, y1: rc.y1 + dy } } : best;
+  }
 }

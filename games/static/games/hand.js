@@ -18,7 +18,7 @@ export function renderHand(app) {
   }
   box.textContent = "";
   let total = 0;
-  for (const color of COLOR_ORDER) {
+  for (const color of handColors(app.board, you.hand)) {
     const n = (you.hand && you.hand[color]) || 0;
     total += n;
     box.appendChild(h("div", {
@@ -33,6 +33,19 @@ export function renderHand(app) {
       h("span", { class: "visually-hidden", text: " " + colorLabel(color) })));
   }
   document.getElementById("hand-total").textContent = fmt(nt("%(n)s card", "%(n)s cards", total), { n: total });
+}
+
+/**
+ * The card colours of the table's rule set (its `cards.colors` and wild card), in hand
+ * order; a colour the hand holds is never left out.
+ * @param {{cards?: {colors?: string[], wild?: string}}} board
+ * @param {Record<string, number>} [hand]
+ */
+export function handColors(board, hand) {
+  const cards = (board && board.cards) || {};
+  if (!cards.colors) return COLOR_ORDER;
+  const own = new Set([...cards.colors, cards.wild || "locomotive"]);
+  return COLOR_ORDER.filter((c) => own.has(c) || (hand && hand[c]));
 }
 
 export function renderTickets(app) {

@@ -44,7 +44,9 @@ export function renderMarket(app) {
   tk.disabled = !ix.tickets || app.busy;
   tk.querySelector("[data-count]").textContent = v.ticket_deck_count;
   tk.title = ix.tickets ? t("Draw destination tickets") : v.ticket_deck_count ? (mine ? t("You cannot draw tickets now") : t("Wait for your turn")) : t("No tickets left");
+  document.getElementById("discard-info").textContent = fmt(t("Discards: %(n)s"), { n: v.discard_count });
   const st = document.getElementById("build-station");
+  if (!st) return; // New York: no stations
   const me = app.seat !== null && app.seat !== undefined ? v.players[app.seat] : null;
   st.disabled = !app.canBuild() || app.busy;
   st.classList.toggle("is-active", app.mode === "station");
@@ -52,5 +54,4 @@ export function renderMarket(app) {
   st.title = app.canBuild()
     ? t("Pick a city on the map to build a station")
     : !me ? t("Spectators cannot build") : me.stations_left <= 0 ? t("You have no stations left") : v.phase !== "turn" || !mine ? t("Only at the start of your turn") : t("You cannot pay for a station now");
-  document.getElementById("discard-info").textContent = fmt(t("Discards: %(n)s"), { n: v.discard_count });
 }

@@ -7,9 +7,10 @@
  * [data-color] cards and [data-ticket-id] tickets), #final-scores.
  */
 import { createBoard } from "./board.js";
-import { COLOR_ORDER, colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
+import { colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
 import { h, icon, readJson, seatToken } from "./dom.js";
 import { renderFinalTable } from "./final.js";
+import { handColors } from "./hand.js";
 import { fmt, t } from "./i18n.js";
 import { logLine } from "./log.js";
 import { boardPlayers, boardState, indexBoard } from "./model.js";
@@ -34,7 +35,7 @@ function start() {
   let timer = null;
   let highlightSeat = null;
 
-  const boardView = createBoard(document.getElementById("board"), board, { players, t, minWidth: window.matchMedia && window.matchMedia("(max-width: 720px)").matches ? 640 : 0 });
+  const boardView = createBoard(document.getElementById("board"), board, { players, t, stations: !taxis, minWidth: window.matchMedia && window.matchMedia("(max-width: 720px)").matches ? 640 : 0 });
 
   const slider = document.getElementById("replay-slider");
   slider.max = String(Math.max(0, last));
@@ -130,7 +131,7 @@ function start() {
     for (const p of v.players) {
       const s = (summary.seats || []).find((x) => x.position === p.seat) || {};
       const hand = h("div", { class: "hand" });
-      for (const color of COLOR_ORDER) {
+      for (const color of handColors(board, p.hand)) {
         const n = (p.hand && p.hand[color]) || 0;
         hand.appendChild(h("div", {
           class: "hand-card" + (color === "locomotive" ? " card--loco" : "") + (n ? "" : " is-empty"),
@@ -192,7 +193,7 @@ function start() {
     box.classList.remove("hidden");
     if (box.dataset.done) return;
     box.dataset.done = "1";
-    renderFinalTable(document.getElementById("final-scores"), v.final, ctx, players, (p) => {
+    renderFinalTable(document.getElementById("final-scores"), v.final, { ...ctx, ruleset: v.ruleset || summary.ruleset, options: v.options }, players, (p) => {
       highlightSeat = p ? p.seat : null;
       renderBoard(frames[step]);
     });

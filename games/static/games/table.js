@@ -97,7 +97,7 @@ export class TableApp {
     const preview = document.getElementById("board-preview");
     if (preview) {
       try {
-        this.boardView = createBoard(preview, this.board, { players: this.players, t, legend: false, minWidth: 0 });
+        this.boardView = createBoard(preview, this.board, { players: this.players, t, legend: false, stations: !this.taxis, minWidth: 0 });
       } catch (e) {
         console.error(e);
       }
@@ -290,6 +290,7 @@ export class TableApp {
       this.boardView = createBoard(host, this.board, {
         players: this.players,
         t,
+        stations: !this.taxis,
         minWidth: narrow ? 640 : 0,
         onRouteClick: (id) => this.onRouteClick(id),
         onCityClick: (name) => this.onCityClick(name),
@@ -306,11 +307,15 @@ export class TableApp {
       const a = this.index().tickets;
       if (a) this.act(a);
     });
-    document.getElementById("build-station").addEventListener("click", () => {
-      if (!this.canBuild()) return;
-      this.mode = this.mode === "station" ? null : "station";
-      this.render();
-    });
+    const station = document.getElementById("build-station");
+    if (station && this.taxis) station.remove(); // New York has no stations
+    else if (station) {
+      station.addEventListener("click", () => {
+        if (!this.canBuild()) return;
+        this.mode = this.mode === "station" ? null : "station";
+        this.render();
+      });
+    }
     document.getElementById("faceup").addEventListener("click", (ev) => {
       const btn = ev.target.closest("[data-slot]");
       if (!btn || btn.disabled) return;
@@ -344,7 +349,8 @@ export class TableApp {
     const over = !!(this.view && this.view.phase === "over");
     document.getElementById("spectator-note").classList.toggle("hidden", !spectator || over);
     document.querySelector(".game-side .market").classList.toggle("hidden", over);
-    document.getElementById("build-station").classList.toggle("hidden", spectator);
+    const station = document.getElementById("build-station");
+    if (station) station.classList.toggle("hidden", spectator);
   }
 
   onRouteClick(id) {
@@ -448,7 +454,8 @@ export class TableApp {
     sec.dataset.key = String(key);
     document.getElementById("final-reason").textContent =
       v.final.reason === "all_passed" ? t("The game ended because no player could do anything.") : t("The game ended after the last round.");
-    renderFinalTable(document.getElementById("final-scores"), v.final, { idx: this.idx, name: (s) => this.name(s) }, this.players, (p, sticky) => {
+    const ctx = { idx: this.idx, name: (s) => this.name(s), ruleset: v.ruleset || this.summary.ruleset, options: v.options };
+    renderFinalTable(document.getElementById("final-scores"), v.final, ctx, this.players, (p, sticky) => {
       if (sticky) this.stickySeat = this.stickySeat === p.seat ? null : p.seat;
       this.highlightSeat = p ? p.seat : this.stickySeat ?? null;
       this.renderBoard();
