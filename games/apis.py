@@ -161,8 +161,7 @@ def table_game(request, table_id: int) -> Game:
 
 def viewer_seat(game: Game, user) -> int | None:
     """The seat whose secrets the caller may see: their own, unless they abandoned it."""
-    seat = game.table.seat_of(user)
-    return seat.position if seat is not None and not seat.abandoned else None
+    return game.table.held_position(user)
 
 
 @extend_schema(tags=[TAG], responses=GameFrameSerializer)

@@ -200,7 +200,7 @@ class TableConsumer(JsonFrameConsumer):
             return None
         # A seated player sees the table whatever league it belongs to (Table.visible_to).
         watcher = table.league_id is not None and table.seat_of(self.user) is None
-        return _held_seat(table, self.user), broadcast.league_group(
+        return table.held_position(self.user), broadcast.league_group(
             table.league_id
         ) if watcher else None
 
@@ -344,7 +344,7 @@ class TableConsumer(JsonFrameConsumer):
         game = Game.objects.filter(table_id=self.table_id).select_related("table").first()
         if game is None:
             return None
-        if _held_seat(game.table, self.user) != self.seat:
+        if game.table.held_position(self.user) != self.seat:
             return None  # the seat changed hands since: table.changed moves this socket on
         return services.game_frame(game=game, seat=self.seat)
 
@@ -368,12 +368,6 @@ class TableConsumer(JsonFrameConsumer):
             broadcast.table_group(self.table_id),
             {"type": "frame", "frame": {"type": "presence", "online": online}},
         )
-
-
-def _held_seat(table: Table, user) -> int | None:
-    """The position of the seat ``user`` plays at ``table`` now (``None``: they watch)."""
-    seat = table.seat_of(user)
-    return seat.position if seat is not None and not seat.abandoned else None
 
 
 def _game_id_of(table_id: int) -> int | None:

@@ -135,6 +135,12 @@ class Table(models.Model):
         leagues = apps.get_model("ladder", "League").objects.visible_to(user)
         return leagues.filter(pk=self.league_id).exists()
 
+    def held_position(self, user) -> int | None:
+        """The position of the seat ``user`` plays here now: whose secrets they may see
+        (``None``: they watch, never seated or their seat handed to a bot)."""
+        seat = self.seat_of(user)
+        return seat.position if seat is not None and not seat.abandoned else None
+
     def seat_of(self, user) -> "Seat | None":
         if not getattr(user, "is_authenticated", False):
             return None

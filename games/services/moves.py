@@ -204,8 +204,7 @@ def game_opened(*, table: Table, seed: int, state) -> Game:
 
 def game_view_for_user(*, game: Game, user) -> dict:
     """The caller's view (their seat's, or a spectator's) with the version it belongs to."""
-    seat = game.table.seat_of(user)
-    return game_frame(game=game, seat=seat.position if seat and not seat.abandoned else None)
+    return game_frame(game=game, seat=game.table.held_position(user))
 
 
 def game_frame(*, game: Game, seat: int | None) -> dict:
