@@ -23,3 +23,13 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+def watched(page, *, console: bool = False) -> list[str]:
+    """The list the page's script errors are recorded in (with ``console``, its console
+    errors too): a test asserts it stays empty."""
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    if console:
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    return errors

@@ -11,7 +11,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from tests.browser import chromium
+from tests.browser import chromium, watched
 from tests.live import LiveSite
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -104,9 +104,7 @@ def test_the_scripts_speak_the_new_language_at_once_and_the_rating_chart_draws(s
     written with decimal commas in German and Dutch, draws without an error."""
     with chromium() as browser:
         page = browser.new_context(locale="en-US", **DESKTOP).new_page()
-        problems = []
-        page.on("pageerror", lambda exc: problems.append(str(exc)))
-        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        problems = watched(page, console=True)
         page.goto(site.url + "/")
         translate = "() => window.gettext('Back to the lobby')"
         assert page.evaluate(translate) == "Back to the lobby"

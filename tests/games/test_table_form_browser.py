@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium
+from tests.browser import chromium, watched
 from tests.games.test_table_page_browser import DESKTOP, log_in
 from tests.live import LiveSite
 
@@ -27,9 +27,7 @@ def options(select) -> list[str]:
 def test_the_new_table_form_follows_the_map_and_the_time_control(site, tmp_path):
     with chromium() as browser:
         page = browser.new_context(**DESKTOP).new_page()
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
-        page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        errors = watched(page, console=True)
         log_in(page, site.url, "alice")
         page.goto(site.url + "/play/new/")
         variant = page.locator("select[name=variant]")

@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import engine
-from tests.browser import chromium
+from tests.browser import chromium, watched
 from tests.games.test_table_page_browser import DESKTOP, log_in, version, wait_past
 from tests.live import LiveSite
 
@@ -166,8 +166,7 @@ def assert_final_table_matches(page, url, table_id, ruleset):
 def test_a_whole_new_york_game_played_by_clicking_shows_the_engines_final_table(site, tmp_path):
     with chromium() as browser:
         page = browser.new_context(**DESKTOP).new_page()
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        errors = watched(page)
         log_in(page, site.url, "alice")
         table_id = create_table_against_a_bot(page, site.url, "new_york", "standard")
 
@@ -208,8 +207,7 @@ def test_a_whole_new_york_game_played_by_clicking_shows_the_engines_final_table(
 def test_a_whole_europe_game_played_by_clicking_shows_the_engines_final_table(site, tmp_path):
     with chromium() as browser:
         page = browser.new_context(**DESKTOP).new_page()
-        errors = []
-        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        errors = watched(page)
         log_in(page, site.url, "alice")
         table_id = create_table_against_a_bot(page, site.url, "europe", "classic")
         expect(page.locator("#build-station")).to_be_visible()
