@@ -113,7 +113,8 @@ class Table(models.Model):
 
     def game_params(self, seed: int) -> dict:
         """``engine.new_game``'s arguments for this table's game dealt with ``seed`` (and
-        ``engine.replay``'s, to replay it from its events)."""
+        ``engine.replay``'s, to replay it from its events, with ``edition=`` the stored game's
+        ``engine.rules_edition``: a game replays under the rules it was dealt with)."""
         return {"ruleset": self.ruleset, "variant": self.variant, "seats": self.seat_count,
                 "seed": seed, "options": self.options}  # fmt: skip
 

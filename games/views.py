@@ -71,10 +71,13 @@ def table_page(request, table_id):
     table = _visible_table(request, table_id)
     summary = table_summary(table, request.user)
     board = engine.board(table.ruleset)
+    # The waiting room's bot menu keeps the level of the last bot added (several of one level
+    # is the usual wish), not Easy each time.
+    levels = [s["bot_level"] for s in summary["seats"] if s.get("bot_level")]
     return render(
         request,
         "games/table.html",
-        {"table": table, "summary": summary, "board": board},
+        {"table": table, "summary": summary, "board": board, "bot_level": (levels or ["easy"])[-1]},
     )
 
 
@@ -103,22 +106,23 @@ def table_invite(request, table_id, token):
 @login_required
 @require_POST
 def table_invite_rotate(request, table_id):
-    try:
-        services.table_invite_rotate(table_id=table_id, by=request.user)
-    except GameError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(
-            request, gettext("A new invite link is ready; the old one no longer works.")
-        )
-    return redirect("table", table_id=table_id)
+    return _table_action(
+        request,
+        table_id,
+        lambda: services.table_invite_rotate(table_id=table_id, by=request.user),
+        done=gettext("A new invite link is ready; the old one no longer works."),
+    )
 
 
-def _table_action(request, table_id, call):
+def _table_action(request, table_id, call, done=None):
+    """Run a service call for the table page: its error, or ``done``, as a message."""
     try:
         call()
     except GameError as exc:
         messages.error(request, exc.message)
+    else:
+        if done:
+            messages.success(request, done)
     return redirect("table", table_id=table_id)
 
 
@@ -183,7 +187,9 @@ def table_replay(request, table_id):
     if table.status != Table.Status.FINISHED:
         raise Http404
     events = list(game.events.filter(seq__gt=0).order_by("seq").values("seq", "seat", "action"))
-    state = engine.new_game(**table.game_params(game.seed))
+    # dealt again under the rules the game was played under (docs/rules.md "Rules editions")
+    edition = engine.rules_edition(services.game_state(game))
+    state = engine.new_game(**table.game_params(game.seed), edition=edition)
     frames = [engine.view_for(state, "all")]
     for event in events:
         engine.apply_action(state, event["seat"], event["action"])

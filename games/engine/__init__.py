@@ -7,12 +7,15 @@ Depots: the ``warehouses`` option of every Europe variant) and §3 (``ruleset="n
 
 Public API
 ==========
-``new_game(*, ruleset="europe", variant=None, seats=4, seed=0, options=None) -> state``
+``new_game(*, ruleset="europe", variant=None, seats=4, seed=0, options=None,
+edition=RULES_EDITION) -> state``
     A new game in phase ``setup``; ``variant`` None is the ruleset's first (``classic``,
-    ``standard``). ``options``: ``{"bonus_tickets": bool}`` (raises
-    ``InvalidSetup`` while the map has no bonus-ticket data), ``{"warehouses": bool}``
-    (Warehouses & Depots; Europe only). Bad arguments raise ``InvalidSetup`` (code
-    ``invalid_setup``). ``new_game(ruleset="new_york", variant="standard", seats=3)``.
+    ``standard``). ``options``: ``{"bonus_tickets": bool}`` (bonus tickets join the
+    variant by their logos; raises ``InvalidSetup`` while the map has no bonus-ticket data
+    for the variant, which is so today), ``{"warehouses": bool}``
+    (Warehouses & Depots; Europe only). ``edition``: the rules edition (see "Rules
+    editions" below). Bad arguments raise ``InvalidSetup`` (code ``invalid_setup``).
+    ``new_game(ruleset="new_york", variant="standard", seats=3)``.
 ``legal_actions(state, seat) -> list[dict]``
     Every legal action of ``seat`` now (JSON-ready); ``[]`` when it has no decision.
 ``apply_action(state, seat, action) -> state``
@@ -77,10 +80,25 @@ Public API
     ``wild_display_name`` ``"taxi"``).
 ``replay(params, actions) -> state``
     ``new_game(**params)`` then each ``[seat, action]``.
+``RULES_EDITION`` / ``rules_edition(state) -> int``
+    The edition new games are dealt under / the one ``state`` is played under.
 Also: ``IllegalAction``/``InvalidSetup`` (subclasses of ``EngineError``; attributes
 ``code``, ``message``, ``params``), ``REASON_CODES`` (code -> English template),
 ``COLORS`` (Europe's), ``RULESETS``, ``VARIANTS`` (``{"europe": (...), "new_york":
 ("standard",)}``).
+
+Rules editions
+==============
+A game is played under one rules edition from its deal to its end (``editions``;
+docs/rules.md "Rules editions"), so a stored game, in play or replayed from its actions,
+never changes rules. ``new_game`` deals ``RULES_EDITION`` (2) unless given another; a host
+replaying a stored game passes ``edition=rules_edition(stored_state)``. States saved before
+editions existed load as edition 1. Edition 2 differs from edition 1 in four places: Mega
+Europe's set-up in two steps (edition 1: one choice over all 7 tickets); the face-up row is
+also checked after a blind draw and after every action; a changed row with 3 locomotives is
+refreshed at least once (edition 1: only if a better row can come); the depot bonus goes to
+every seat when nobody has a depot left (edition 1: to nobody). The rest of this docstring
+describes edition 2.
 
 Ticket ids
 ==========
@@ -103,7 +121,10 @@ Turn actions (phase ``turn``; one per turn):
   ``{"type": "pay_tunnel", "cards": {"red": 1}}`` or ``{"type": "decline_tunnel"}``.
 - ``{"type": "draw_tickets"}`` then (phase ``tickets``)
   ``{"type": "keep_tickets", "tickets": ["E3", "E17"]}``; also used for the set-up choice
-  (phase ``setup``, all seats decide at once).
+  (phase ``setup``, all seats decide at once). Mega Europe's set-up is two such choices in
+  a row for each seat: first over its 2 long tickets (``"tickets": []`` is legal there),
+  then over the 5 regular tickets dealt to it next (``you.offered_tickets`` changes; the
+  seat stays in ``current_seats`` until its second choice).
 - ``{"type": "build_station", "city": "Wien", "cards": {"blue": 2}}`` (Europe only)
 - ``{"type": "pass"}``: only when nothing else is possible.
 
@@ -141,6 +162,8 @@ public keys:
 
 - ``game_start`` (ruleset, variant, seats); ``deal`` (hand_count, ticket_count; private:
   hand, tickets); ``setup`` (first_seat, faceup); ``play_start`` (first_seat)
+- ``deal_tickets`` (count; private: tickets): Mega Europe's regular set-up tickets, dealt
+  to a seat once it has kept its long ones
 - ``keep_tickets`` (kept_count, returned_count; private: tickets, returned)
 - ``draw_card`` (source, slot, color, replacement; private for deck draws: color)
 - ``reshuffle`` (count); ``faceup_refresh`` (discarded, faceup)
@@ -159,19 +182,25 @@ Phases and engine decisions
 ===========================
 Phases: ``setup`` (-> ``depots`` with warehouses) -> ``turn`` (-> ``draw2`` | ``tickets`` |
 ``tunnel``) -> ... -> ``over``.
-Card counts must be positive ints (zero entries are malformed). Mega Europe's set-up is one
-``keep_tickets`` over the 2 long + 5 regular tickets (at most 1 long; 2 regular with a long,
-else 3). Set-up returns that go under the deck (Mega Europe, Big Cities, New York) are
+Card counts must be positive ints (zero entries are malformed). Mega Europe's set-up is two
+``keep_tickets`` per seat: 0 or 1 of its 2 long tickets, then, of the 5 regular tickets dealt
+after that choice, at least 2 with a long one kept, else 3 (edition 1: one choice over all
+7 under the same rule). Set-up returns that go under the deck (Mega
+Europe, Big Cities, New York) are
 shuffled together once every seat has chosen. New York: 2 tickets dealt, keep >= 1; in play
 draw 2 keep >= 1 (one left: it is drawn and must be kept); with 2 players one twin of a
 double route only; the last round starts at 2 or fewer taxis; +1 per tourist attraction
 touched; no longest path. The deck is reshuffled from the discard when a card is
-needed; empty face-up slots are refilled at the end of a turn. Warehouses & Depots
+needed; empty face-up slots are refilled at the end of a turn. A row with 3 or more
+locomotives that has just changed is refreshed at least once; more refreshes, and any
+refresh of an unchanged row (checked after every card drawn and every turn), need a row
+with fewer to be possible. Warehouses & Depots
 decisions: no station on a depot city; no warehouse card when nothing can be drawn blind,
 and a deck draw needs a card left after it; an empty warehouse cannot be taken; warehouse
 cards come after the route is placed (tunnels: after paying, none if declined); the
-warehouse reshuffle happens at once when its condition holds; the depot bonus needs at least
-one unused depot (``rules/cards.py``, ``rules/depots.py``). Further decisions are
+warehouse reshuffle happens at once when its condition holds; free depots only before the
+turn's action; the depot bonus goes to every seat tied for the most unused depots, 0
+included (``rules/cards.py``, ``rules/depots.py``). Further decisions are
 documented in the module that implements them (``rules/``, ``scoring``).
 """
 
@@ -181,6 +210,7 @@ import copy
 
 from . import phases
 from .actions import apply_action, current_seats, legal_actions
+from .editions import RULES_EDITION
 from .errors import REASON_CODES, EngineError, IllegalAction, InvalidSetup
 from .mapdata import load_map
 from .replay import replay
@@ -196,6 +226,11 @@ from .views import log_for, redact_entries, view_for
 def is_terminal(state) -> bool:
     """Whether the game is over."""
     return state.phase == phases.OVER
+
+
+def rules_edition(state) -> int:
+    """The rules edition the game is played under (``RULES_EDITION`` for a game dealt now)."""
+    return state.edition
 
 
 def final_result(state) -> dict:
@@ -225,6 +260,7 @@ __all__ = [
     "COLORS",
     "REASON_CODES",
     "RULESETS",
+    "RULES_EDITION",
     "VARIANTS",
     "Step",
     "EngineError",
@@ -244,6 +280,7 @@ __all__ = [
     "new_game",
     "redact_entries",
     "replay",
+    "rules_edition",
     "step",
     "to_json",
     "view_for",

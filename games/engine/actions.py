@@ -24,7 +24,7 @@ from __future__ import annotations
 from . import phases
 from .errors import IllegalAction
 from .rules import cards, depots, routes, stations, tickets
-from .rules.cards import empty_warehouses
+from .rules.cards import empty_warehouses, recheck_faceup
 from .rules.payment import parse_cards
 from .rules.turns import end_turn, has_action
 
@@ -209,6 +209,16 @@ def apply_action(state, seat, action):
         ends = _pass(state, seat)
     if ends:
         end_turn(state, seat)
-    if state.wh and state.phase != phases.OVER:
-        empty_warehouses(state)  # "at once" when a seat just ran out of depots (docs/rules.md §2)
+    if state.phase != phases.OVER:
+        _settle(state)
     return state
+
+
+def _settle(state) -> None:
+    """What happens "at once" after any action: the warehouse reshuffle when a seat just ran
+    out of depots (docs/rules.md 2.6), then (rules edition 2 on) the face-up check, as a row
+    of locomotives the cards left could not clear may be clearable now (cards paid to the
+    discard, the warehouses become the deck: 1.3.1)."""
+    if state.wh:
+        empty_warehouses(state)
+    recheck_faceup(state)

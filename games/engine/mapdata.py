@@ -14,6 +14,14 @@ Terms:
   holds their city indexes).
 - *ticket kind*: ``long``, ``regular`` or ``big_city`` (docs/rules.md 1.1, 1.8); ``big_city``
   also marks base tickets that carry the Big Cities logo (``big_logo``).
+- *logos*: the set logos printed on a ticket (``europe``, ``1912``, ``big_cities``), by which
+  the anniversary rulebook sorts tickets into variants (docs/rules.md 1.8). Base tickets have
+  ``europe``, Europa 1912 tickets ``1912``, each with ``big_cities`` if they carry that logo.
+  *Bonus tickets* (``tickets_orient_express``: a list, ``ticket_max``: one object) must say
+  theirs in the data, with the usual ticket keys: ``{"id": 1, "a": "Wien", "b": "Angora",
+  "points": 9, "long": false, "logos": ["europe", "big_cities"]}`` (``"long": true`` for a
+  blue-backed one); a bonus ticket without ``logos`` is a data error (``ValueError``).
+  ``null`` data (today's, docs/rules.md 1.8): no bonus tickets.
 
 Map JSON lives in ``games/engine/maps/`` (a checked copy of the shared data); nothing here
 reads outside the package.
@@ -66,6 +74,7 @@ class Ticket:
     source: str  # "base", "1912", "orient_express", "max", "tickets"
     kind: str  # "long", "regular" or "big_city"
     big_logo: bool  # carries the Big Cities logo (used by the Big Cities variant)
+    logos: tuple[str, ...] = ()  # set logos: "europe", "1912", "big_cities" (Europe only)
 
 
 @dataclass(frozen=True, slots=True, eq=False)  # identity hash: one Board per map
@@ -126,14 +135,17 @@ class Board:
         }
 
 
-# (JSON key, id prefix, source name) of every ticket list a map may carry
-_TICKET_SETS = (
-    ("tickets_base", "E", "base"),
-    ("tickets_1912", "X", "1912"),
-    ("tickets_orient_express", "O", "orient_express"),
-    ("ticket_max", "M", "max"),
-    ("tickets", "T", "tickets"),
+# (JSON key, id prefix, source name, the set's logos) of every ticket list a map may carry;
+# None: a bonus set, whose data names each ticket's logos
+_TICKET_SETS: tuple[tuple[str, str, str, tuple[str, ...] | None], ...] = (
+    ("tickets_base", "E", "base", ("europe",)),
+    ("tickets_1912", "X", "1912", ("1912",)),
+    ("tickets_orient_express", "O", "orient_express", None),
+    ("ticket_max", "M", "max", None),
+    ("tickets", "T", "tickets", ()),
 )
+BONUS_SOURCES = ("orient_express", "max")
+LOGOS = ("europe", "1912", "big_cities")
 
 
 def _ticket_kind(raw: dict) -> tuple[str, bool]:
@@ -189,9 +201,19 @@ def _load_routes(data: dict, city_index: dict) -> tuple[Route, ...]:
     return tuple(routes)
 
 
+def _ticket_logos(raw: dict, own: tuple[str, ...] | None, big_logo: bool) -> tuple[str, ...]:
+    """A ticket's logos: its set's (+ ``big_cities``), or, for a bonus ticket, the data's."""
+    if own is not None:
+        return own + ("big_cities",) if own and big_logo else own
+    logos = raw.get("logos")
+    if not isinstance(logos, list) or not logos or not set(logos) <= set(LOGOS):
+        raise ValueError(f"bonus ticket {raw.get('id')!r} needs a list of logos from {LOGOS}")
+    return tuple(logo for logo in LOGOS if logo in logos)
+
+
 def _load_tickets(data: dict, city_index: dict) -> tuple[Ticket, ...]:
     tickets: list[Ticket] = []
-    for key, prefix, source in _TICKET_SETS:
+    for key, prefix, source, own in _TICKET_SETS:
         raw_list = data.get(key)
         if raw_list is None:  # e.g. Orient Express: data not available (docs/rules.md 1.8)
             continue
@@ -199,6 +221,8 @@ def _load_tickets(data: dict, city_index: dict) -> tuple[Ticket, ...]:
             raw_list = [raw_list]
         for raw in raw_list:
             kind, big_logo = _ticket_kind(raw)
+            logos = _ticket_logos(raw, own, big_logo)
+            big_logo = big_logo or "big_cities" in logos
             tickets.append(
                 Ticket(
                     index=len(tickets),
@@ -209,6 +233,7 @@ def _load_tickets(data: dict, city_index: dict) -> tuple[Ticket, ...]:
                     source=source,
                     kind=kind,
                     big_logo=big_logo,
+                    logos=logos,
                 )
             )
     return tuple(tickets)

@@ -15,8 +15,10 @@ Terms:
 - *attractions* (New York, docs/rules.md §3): the tourist attractions touched by at least one of
   the seat's routes, ``attraction_points`` (1) each. Rule sets without a longest-path bonus
   (New York) report ``longest_path`` 0 and no routes.
-- *depot bonus* (Warehouses & Depots, docs/rules.md §2): ``depot_bonus`` (10) to every seat with
-  the most depots left beside its warehouse, when that most is above 0 (engine decision).
+- *depot bonus* (Warehouses & Depots, docs/rules.md 2.7): ``depot_bonus`` (10) to every seat
+  with the most depots left beside its warehouse, as the rulebook says, even when that most
+  is 0 (then every seat is tied and gets it). Rules edition 1 (``editions``) gave it to
+  nobody when the most was 0.
 - *rank*: 1 + the number of seats strictly better by (score, completed tickets, fewer
   stations built, longest path) (1.5.5 Decision; New York: score, completed tickets, as
   nobody builds stations or has a longest path); equal keys share a rank.
@@ -155,11 +157,12 @@ def final_scores(state, reason: str) -> dict:
     players = [_player_result(state, s) for s in range(state.n)]
     bonus = state.cfg.longest_path_bonus
     longest = max(p["longest_path"] for p in players)
-    most_depots = max(p["depots_left"] for p in players) if state.wh else 0
+    most_depots = max(p["depots_left"] for p in players)
+    depot_bonus_due = most_depots > 0 or state.edition_rules.depot_bonus_at_zero
     for p in players:
         if bonus and longest > 0 and p["longest_path"] == longest:
             p["longest_path_bonus"] = bonus
-        if most_depots > 0 and p["depots_left"] == most_depots:
+        if state.wh and p["depots_left"] == most_depots and depot_bonus_due:
             p["depot_bonus"] = state.cfg.depot_bonus
         p["score"] = (
             p["route_points"]

@@ -2,30 +2,39 @@
 
 Terms:
 - *options*: ``{"bonus_tickets": bool, "warehouses": bool}``. Bonus tickets (docs/rules.md 1.8:
-  Orient Express, with Max) join the regular ticket deck when on; the map data must have them
-  (Europe's has not, so asking for them raises ``InvalidSetup``). ``warehouses``: Warehouses
+  Orient Express, with Max) join the variant's ticket decks when on, each one only if it
+  carries one of the variant's logos (``bonus_tickets``; long ones join the long deck); the
+  map data must have some for the variant (Europe's has none yet, so asking for them raises
+  ``InvalidSetup``). ``warehouses``: Warehouses
   & Depots (docs/rules.md §2, every Europe variant; ``InvalidSetup`` for New York): each seat
   starts with ``depots`` (5) depots beside an empty warehouse. A false option is kept as
   given (``{"warehouses": false}`` plays like no option).
 - *deal order*: train deck shuffled, 4 cards to each seat in seat order, 5 face up (with the
   refresh rule), long tickets shuffled and dealt, regular tickets shuffled and dealt, then the
-  first seat drawn from the rng (docs/rules.md 1.2 step 6 Decision).
+  first seat drawn from the rng (docs/rules.md 1.2 step 6 Decision). Mega Europe
+  (``setup_long_first``, from rules edition 2) deals only the long tickets here; a seat's
+  regular ones come from the top of the shuffled ticket deck once it has kept its long ones
+  (``rules.tickets``).
+- *edition*: the rules edition the game is dealt under (``editions``; default the newest,
+  ``RULES_EDITION``); a host replaying a stored game passes the game's own.
 """
 
 from __future__ import annotations
 
 from . import phases
+from .editions import EDITIONS, RULES_EDITION
 from .errors import InvalidSetup
+from .mapdata import BONUS_SOURCES, Board
 from .rng import below, seed_state, shuffle
 from .rules.cards import card_dict, check_refresh, faceup_names
-from .rules.tickets import ticket_ids
-from .rulesets import RULESETS
+from .rules.tickets import long_tickets_first, ticket_ids
+from .rulesets import RULESETS, VariantConfig
 from .state import STATE_VERSION, GameState
 
 KNOWN_OPTIONS = {"bonus_tickets": bool, "warehouses": bool}
 
 
-def _check_args(ruleset, variant, seats, seed, options) -> dict:
+def _check_args(ruleset, variant, seats, seed, options, edition) -> dict:
     if not isinstance(ruleset, str) or ruleset not in RULESETS:
         raise InvalidSetup(f"unknown ruleset {ruleset!r}")
     cfg = RULESETS[ruleset]
@@ -35,6 +44,8 @@ def _check_args(ruleset, variant, seats, seed, options) -> dict:
         raise InvalidSetup(f"seats must be an int from {cfg.min_players} to {cfg.max_players}")
     if type(seed) is not int:
         raise InvalidSetup("seed must be an int")
+    if type(edition) is not int or edition not in EDITIONS:
+        raise InvalidSetup(f"unknown rules edition {edition!r}")
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise InvalidSetup("options must be an object")
@@ -46,11 +57,12 @@ def _check_args(ruleset, variant, seats, seed, options) -> dict:
     return dict(sorted(options.items()))
 
 
-def _blank(ruleset, variant, seats, seed, options) -> GameState:
+def _blank(ruleset, variant, seats, seed, options, edition) -> GameState:
     cfg = RULESETS[ruleset]
     s = GameState()
     values = {
         "version": STATE_VERSION,
+        "edition": edition,
         "ruleset": ruleset,
         "variant": variant,
         "options": options,
@@ -109,18 +121,28 @@ def _deal_cards(s: GameState) -> None:
         for _ in range(cfg.initial_hand):
             hand[deck.pop()] += 1
     s.faceup = [deck.pop() for _ in range(cfg.faceup_size)]
-    check_refresh(s)
+    check_refresh(s, changed=True)
+
+
+def bonus_tickets(board: Board, var: VariantConfig) -> tuple[list, list]:
+    """The bonus tickets a variant takes, by their logos (docs/rules.md 1.8): (long, regular).
+    A variant without long tickets (Big Cities) takes no long ones."""
+    taken = [
+        t for t in board.tickets if t.source in BONUS_SOURCES and set(t.logos) & set(var.logos)
+    ]
+    long = [t.index for t in taken if t.kind == "long" and var.setup_long]
+    return long, [t.index for t in taken if t.kind != "long"]
 
 
 def _ticket_pools(s: GameState) -> tuple[list, list]:
-    long, pool = s.var.select_tickets(s.board)
-    regular = list(pool)
+    long, regular = (list(pool) for pool in s.var.select_tickets(s.board))
     if s.options.get("bonus_tickets"):
-        bonus = [t.index for t in s.board.tickets if t.source in ("orient_express", "max")]
-        if not bonus:
-            raise InvalidSetup("bonus tickets are not available for this map yet")
-        regular += bonus
-    return list(long), regular
+        bonus_long, bonus_regular = bonus_tickets(s.board, s.var)
+        if not bonus_long and not bonus_regular:
+            raise InvalidSetup(f"bonus tickets are not available for {s.variant} yet")
+        long += bonus_long
+        regular += bonus_regular
+    return long, regular
 
 
 def _deal_tickets(s: GameState, long: list, regular: list) -> None:
@@ -128,25 +150,28 @@ def _deal_tickets(s: GameState, long: list, regular: list) -> None:
     s.rng = shuffle(s.rng, long)
     s.rng = shuffle(s.rng, regular)
     offers = [[long.pop() for _ in range(var.setup_long)] for _ in range(s.n)]
-    for offer in offers:
-        offer.extend(regular.pop() for _ in range(var.setup_regular))
+    if not long_tickets_first(s):  # else dealt after the long choice (docs/rules.md 1.8)
+        for offer in offers:
+            offer.extend(regular.pop() for _ in range(var.setup_regular))
     s.boxed = long  # unused long tickets leave the game unseen (docs/rules.md 1.2 step 3)
     s.ticket_deck = regular
     s.offers = offers
 
 
-def new_game(*, ruleset="europe", variant=None, seats=4, seed=0, options=None) -> GameState:
+def new_game(
+    *, ruleset="europe", variant=None, seats=4, seed=0, options=None, edition=RULES_EDITION
+) -> GameState:
     """A new game in phase ``setup`` (every seat chooses its initial tickets).
 
     ``variant`` None: the ruleset's first variant (Europe ``classic``, New York ``standard``).
+    ``edition``: the rules edition the game is played under (``editions``).
     """
     if variant is None and isinstance(ruleset, str) and ruleset in RULESETS:
         variant = next(iter(RULESETS[ruleset].variants))
-    options = _check_args(ruleset, variant, seats, seed, options)
-    s = _blank(ruleset, variant, seats, seed, options)
+    options = _check_args(ruleset, variant, seats, seed, options, edition)
+    s = _blank(ruleset, variant, seats, seed, options, edition)
     long, regular = _ticket_pools(s)
-    need = s.n * (s.var.setup_long + s.var.setup_regular)
-    if len(long) < s.n * s.var.setup_long or len(long) + len(regular) < need:
+    if len(long) < s.n * s.var.setup_long or len(regular) < s.n * s.var.setup_regular:
         raise InvalidSetup("not enough tickets for this many seats")
     s.log_event(None, "game_start", ruleset=ruleset, variant=variant, seats=seats)
     _deal_cards(s)

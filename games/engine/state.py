@@ -30,18 +30,23 @@ Terms:
   ``log[0]``: a host may take the entries out of the state it stores (``detach_log``: a
   move's cost then does not grow with the game's length) and put them back for a whole view
   (``attach_log``); 0 while the state holds its whole log.
+- *edition*: the rules edition the game is played under, from its deal to its end (see
+  ``editions``); ``edition_rules`` is what that edition changes. States saved before
+  editions existed (version 3 and older) load as edition 1.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .editions import EDITIONS, EditionRules
 from .mapdata import Board, load_map
 from .rulesets import RULESETS, RulesetConfig, VariantConfig
 
 # serialised fields, in order; every one is JSON-native
 FIELDS = (
     "version",
+    "edition",
     "ruleset",
     "variant",
     "options",
@@ -82,8 +87,8 @@ FIELDS = (
     "final",
 )
 
-# 2: Warehouses & Depots fields; 3: log_base (older states are upgraded on load)
-STATE_VERSION = 3
+# 2: Warehouses & Depots fields; 3: log_base; 4: edition (older states are upgraded on load)
+STATE_VERSION = 4
 
 
 class GameState:
@@ -99,6 +104,7 @@ class GameState:
         "route_groups",
         "single",
         "wh",
+        "edition_rules",
     )
 
     if TYPE_CHECKING:  # mypy cannot read the FIELDS slots (made from a tuple): they are Any
@@ -107,7 +113,7 @@ class GameState:
         def __setattr__(self, name: str, value: Any) -> None: ...
 
     def bind(self) -> GameState:
-        """Attach the (immutable, shared) ruleset, variant and board objects."""
+        """Attach the (immutable, shared) ruleset, variant, board and edition objects."""
         self.cfg: RulesetConfig = RULESETS[self.ruleset]
         self.var: VariantConfig = self.cfg.variants[self.variant]
         self.board: Board = load_map(self.cfg.map_name)
@@ -120,6 +126,7 @@ class GameState:
         self.route_groups: tuple = route_groups(self.board, self.cfg.colors)
         self.single: bool = self.n <= self.cfg.single_double_max_players
         self.wh: bool = bool(self.options.get("warehouses"))  # Warehouses & Depots is on
+        self.edition_rules: EditionRules = EDITIONS[self.edition]
         return self
 
     def to_dict(self) -> dict:
@@ -132,6 +139,8 @@ class GameState:
             data = _upgrade_v1(data)
         if data.get("version") == 2:
             data = dict(data, version=3, log_base=0)
+        if data.get("version") == 3:  # saved before editions: played under the first
+            data = dict(data, version=4, edition=1)
         state = cls()
         for name in FIELDS:
             setattr(state, name, data[name])

@@ -20,21 +20,25 @@ LOCO = 8
 
 
 def started(
-    seed=0, seats=4, variant="classic", first=0, *, ruleset="europe", options=None, depots=None
-):
+    seed=0, seats=4, variant="classic", first=0, *, ruleset="europe", options=None, depots=None,
+    edition=E.RULES_EDITION,
+):  # fmt: skip
     """A game in phase ``turn`` (every seat kept all its tickets), ``first`` to play.
 
     With warehouses, every seat also placed its initial depot: on ``depots[seat]`` (city
-    names) or else on the first free city of the map.
+    names) or else on the first free city of the map. ``edition``: the rules edition.
     """
-    s = E.new_game(ruleset=ruleset, variant=variant, seats=seats, seed=seed, options=options)
-    for seat in range(seats):
-        offer = [s.board.tickets[i].id for i in s.offers[seat]]
-        legal = E.legal_actions(s, seat)
-        keep = {"type": "keep_tickets", "tickets": offer}
-        if keep not in legal:  # Mega Europe: never both long tickets
-            keep = max(legal, key=lambda a: len(a["tickets"]))
-        E.apply_action(s, seat, keep)
+    s = E.new_game(
+        ruleset=ruleset, variant=variant, seats=seats, seed=seed, options=options, edition=edition
+    )
+    while s.phase == "setup":  # Mega Europe: two choices per seat, long tickets first
+        for seat in E.current_seats(s):
+            offer = [s.board.tickets[i].id for i in s.offers[seat]]
+            legal = E.legal_actions(s, seat)
+            keep = {"type": "keep_tickets", "tickets": offer}
+            if keep not in legal:  # Mega Europe: never both long tickets
+                keep = max(legal, key=lambda a: len(a["tickets"]))
+            E.apply_action(s, seat, keep)
     while s.phase == "depots":
         seat = s.current
         city = (depots or {}).get(seat) or E.legal_actions(s, seat)[0]["city"]

@@ -97,24 +97,61 @@ def test_refresh_at_set_up():
         pytest.fail("no set-up refresh in 200 seeds")
 
 
-def test_endless_refresh_decision_stops_when_no_other_row_can_come():
-    s = started()
-    # all 14 locomotives and 4 other cards are out of hands: row 3 locos, deck 11 locos
-    # + 2 others... only 2 non-locomotives exist outside hands -> no row with <3 locos
+# Rulebook (anniversary edition): "Sollten einmal mindestens 3 der 5 offen ausliegenden
+# Karten Lokomotiven sein, werden alle 5 Karten auf den Ablagestapel gelegt und 5 neue als
+# Ersatz aufgedeckt." (Should 3 or more of the 5 face-up cards ever be locomotives, all 5 go
+# to the discard pile and 5 new ones are turned up.) Dutch: "Indien op een willekeurig moment
+# 3 van de 5 open treinkaarten een locomotief tonen" (if at any moment ...). The rule fires;
+# docs/rules.md 1.3.1 Decision (endless refresh) only stops it repeating for ever.
+def _stuck(s, faceup, deck_top=(), red=1):
+    """Every non-locomotive card but ``red`` red ones and 2 green sits in seat 1's hand."""
     everything_but = {"pink": 12, "white": 12, "blue": 12, "yellow": 12, "orange": 12,
-                      "black": 12, "red": 12, "green": 10}  # fmt: skip
-    arrange(s, hands={1: everything_but}, faceup=["locomotive"] * 3 + ["green", "green"],
-            deck_rest=True)  # fmt: skip
-    assert len(s.deck) == 11
+                      "black": 12, "red": 12 - red, "green": 10}  # fmt: skip
+    return arrange(s, hands={1: everything_but}, faceup=faceup, deck_top=deck_top)
+
+
+def _refreshes(s, since=0):
+    return [e for e in s.log[since:] if e["type"] == "faceup_refresh"]
+
+
+def test_endless_refresh_decision_refreshes_once_then_stops():
+    s = _stuck(started(), ["locomotive", "locomotive", "green", "green", "red"], ["locomotive"])
+    assert s.deck.count(LOCO) == len(s.deck) == 12
+    since = len(s.log)
+    draw(s, 0, 4)  # red taken, a locomotive replaces it: 3 in the row, and the only other
+    # cards left (2 green) can never make a row with fewer than 3 locomotives
+    refreshes = _refreshes(s, since)
+    assert len(refreshes) == 1  # the rule fires once ...
+    assert refreshes[0]["discarded"] == ["locomotive", "locomotive", "green", "green",
+                                         "locomotive"]  # fmt: skip
+    assert s.faceup == [LOCO] * 5 and s.phase == "draw2"  # ... then the row stays
+    draw(s, 0)  # a blind locomotive; the row is checked again but cannot be better
+    assert s.current == 1 and len(_refreshes(s, since)) == 1
+    assert s.faceup == [LOCO] * 5 and cards_total(s) == 110
+
+
+def test_a_row_that_did_not_change_is_refreshed_only_when_a_better_one_can_come():
     from games.engine.rules.cards import check_refresh
 
-    check_refresh(s)
-    assert not any(e["type"] == "faceup_refresh" for e in s.log)
-    assert s.faceup.count(LOCO) == 3
-    # one more ordinary card outside the hands makes a different row possible
-    s.hands[1][7] -= 1
-    s.deck.insert(0, 7)
-    check_refresh(s)
+    s = _stuck(started(), ["locomotive"] * 3 + ["green", "green"], red=0)
+    since = len(s.log)
+    check_refresh(s, changed=False)  # e.g. at the end of a turn: nothing new, no refresh
+    assert _refreshes(s, since) == [] and s.faceup.count(LOCO) == 3
+    # one more ordinary card outside the hands makes a better row possible: the check then
+    # clears the row until it has fewer than 3 locomotives (here the 3 non-locomotives)
+    s.hands[1][6] -= 1
+    s.deck.insert(0, 6)
+    check_refresh(s, changed=False)
+    assert s.faceup.count(LOCO) < 3 and cards_total(s) == 110
+
+
+def test_cards_paid_to_the_discard_let_a_stuck_row_clear_at_the_end_of_the_action():
+    s = _stuck(started(), ["locomotive"] * 3 + ["green", "green"], red=0)
+    s.hands[1][6] -= 3  # seat 0 pays 3 red for a route: the discard then makes a better row
+    s.hands[0][6] += 3
+    rid = next(r.id for r in s.board.routes if r.color == "red" and r.length == 3
+               and not r.tunnel)  # fmt: skip
+    E.apply_action(s, 0, {"type": "claim_route", "route": rid, "cards": {"red": 3}})
     assert s.faceup.count(LOCO) < 3 and cards_total(s) == 110
 
 

@@ -392,6 +392,32 @@ def test_warehouses_become_the_deck_when_a_seat_has_no_depots_left():
     assert sum(s.hands[0]) == 1 and len(s.deck) == 2 and cards_total(s) == 110
 
 
+def test_a_warehouse_reshuffle_in_a_blind_draw_refreshes_the_row_before_the_second_card():
+    """Rulebook: "Sollten einmal mindestens 3 der 5 offen ausliegenden Karten Lokomotiven
+    sein, werden alle 5 Karten auf den Ablagestapel gelegt und 5 neue als Ersatz
+    aufgedeckt." (Should 3 or more of the 5 face-up cards ever be locomotives, all 5 are
+    discarded and 5 new ones turned up.) Dutch: "op een willekeurig moment" (at any moment).
+    A row the cards left could not clear (docs/rules.md 1.3.1 Decision) is cleared as soon as
+    the warehouses become the deck (2.6), not only at the end of the turn."""
+    s = wh()
+    arrange(s, faceup=["locomotive"] * 3 + ["green", "green"], deck_top=["locomotive"],
+            deck_rest=False, warehouses={1: ["red", "red"], 2: ["blue"]})  # fmt: skip
+    for c in s.discard:
+        s.hands[3][c] += 1
+    s.discard = []
+    s.depots_left[3], s.depots_spent[3] = 0, 4  # the warehouses feed the deck
+    # deck 1 locomotive + row 3 locomotives and 2 green: no row with fewer than 3 could come
+    since = len(s.log)
+    E.apply_action(s, 0, {"type": "draw_card", "source": "deck", "warehouse": 0})
+    kinds = [e["type"] for e in s.log[since:]]
+    # the warehouse card emptied the deck: the warehouses became the deck, the first card
+    # came from it, and the row was cleared before the second card
+    assert kinds.index("warehouse_reshuffle") < kinds.index("draw_card")
+    assert kinds.index("draw_card") < kinds.index("faceup_refresh")
+    assert s.phase == "draw2" and s.faceup.count(8) < 3 and cards_total(s) == 110
+    assert all(a.get("color") != "locomotive" for a in E.legal_actions(s, 0))
+
+
 def test_no_reshuffle_while_every_seat_has_depots():
     s = _empty_deck(wh())
     assert not any(a.get("source") == "deck" for a in E.legal_actions(s, 0))
@@ -444,11 +470,21 @@ def test_most_unused_depots_score_ten_ties_all_get_it():
                               + p["longest_path_bonus"] + p["depot_bonus"])  # fmt: skip
 
 
-def test_no_depot_bonus_when_nobody_has_depots_left():
+def test_every_seat_gets_the_depot_bonus_when_nobody_has_depots_left():
+    """Europa 1912 rulebook: "Am Ende der Partie erhält der Spieler, der noch die meisten
+    Depots ungenutzt neben seiner Lagerhalle stehen hat, 10 Punkte. Im Falle eines
+    Gleichstands erhalten alle daran beteiligten Spieler diesen Bonus." (At the end the
+    player with the most unused depots still beside their warehouse gets 10 points; if tied,
+    every tied player gets the bonus.) With 0 left each, all are tied for the most: all get
+    it (docs/rules.md 2.7)."""
     s = wh(seats=2, depots={0: "Roma", 1: "Wien"})
     s.depots_left, s.depots_spent = [0, 0], [4, 4]
     finish(s, "last_round")
-    assert [p["depot_bonus"] for p in E.final_result(s)["players"]] == [0, 0]
+    ps = E.final_result(s)["players"]
+    assert [p["depot_bonus"] for p in ps] == [10, 10]
+    for p in ps:
+        assert p["score"] == (p["route_points"] + p["ticket_points"] + p["station_bonus"]
+                              + p["longest_path_bonus"] + p["depot_bonus"])  # fmt: skip
 
 
 def test_no_depot_bonus_without_the_option():
@@ -500,9 +536,11 @@ def test_round_trip_and_replay_with_warehouses():
 def test_a_version_1_state_loads():
     s = started()
     data = json.loads(E.to_json(s))
-    for key in ("depot_at", "depots_of", "depots_left", "depots_spent", "warehouses", "log_base"):
+    for key in ("depot_at", "depots_of", "depots_left", "depots_spent", "warehouses", "log_base",
+                "edition"):  # fmt: skip
         del data[key]
     data["version"] = 1
     old = E.from_json(json.dumps(data))
-    assert old.version == 3 and old.depots_left == [0] * 4 and not old.wh and old.log_base == 0
+    assert old.version == 4 and old.depots_left == [0] * 4 and not old.wh and old.log_base == 0
+    assert E.rules_edition(old) == 1  # saved before rules editions
     assert E.legal_actions(old, 0) == E.legal_actions(s, 0)

@@ -1,7 +1,8 @@
 """Random-playout invariants (ARCHITECTURE example 13) over many seeds, variants and sizes.
 
 After every step: every train card (110 in Europe, 44 in New York; warehouses included) and
-every ticket are accounted for, cars, stations and depots are conserved, the new log entries
+every ticket are accounted for, cars, stations and depots are conserved, the face-up row
+shows fewer than 3 locomotives unless no better row can come, the new log entries
 leak nothing (as each viewer sees them) and are JSON-ready (as ``"all"`` sees them: every
 other viewer gets a subset of the same keys), seats that are not deciding have no legal
 action, and (every few steps) mutated copies of the chosen action are refused with the state
@@ -23,6 +24,7 @@ import pytest
 from engine_testkit import cards_total, deck_size
 
 import games.engine as E
+from games.engine.rules.cards import _refresh_possible
 
 VARIANTS = E.VARIANTS["europe"]
 TICKET_ID = re.compile(r'"([EXOMT]\d+)"')
@@ -98,6 +100,10 @@ def check_conservation(s):
         assert min(s.hands[seat]) >= 0
         left, placed = s.depots_left[seat], s.depots_of[seat]
         assert left >= 0 and left + len(placed) + s.depots_spent[seat] == depots
+    # docs/rules.md 1.3.1: after every step the row shows fewer than 3 locomotives, unless
+    # no row with fewer could come from the cards left (the endless-refresh Decision)
+    if s.faceup.count(s.wild) >= cfg.faceup_wild_limit:
+        assert not _refresh_possible(s)
         assert all(s.depot_at[c] == seat for c in placed)
     assert len(s.owner) - s.owner.count(-1) == sum(map(len, s.routes_of))
     if s.wh:
@@ -124,6 +130,10 @@ def visible_ticket_ids(s, seat):
     return ids
 
 
+# log entries with a public side and private facts (tickets, hands, warehouse cards)
+PRIVATE_TYPES = ("deal", "deal_tickets", "keep_tickets", "draw_tickets", "take_warehouse")
+
+
 def check_entries(s, entries, viewer):
     """Redacted log entries hold no other seat's private facts."""
     for e in entries:
@@ -131,7 +141,7 @@ def check_entries(s, entries, viewer):
         if e["seat"] != viewer:
             assert not (e["type"] == "draw_card" and e["source"] == "deck" and "color" in e)
             assert "hand" not in e
-            if e["type"] in ("deal", "keep_tickets", "draw_tickets", "take_warehouse"):
+            if e["type"] in PRIVATE_TYPES:
                 assert set(e) <= {"seq", "seat", "type", "hand_count", "ticket_count",
                                   "kept_count", "returned_count", "count", "warehouse",
                                   "depots_left"}  # fmt: skip
@@ -190,7 +200,8 @@ def check_final(s):
         ends = {c for r in s.routes_of[seat] for c in (s.board.routes[r].a, s.board.routes[r].b)}
         assert p["attraction_points"] == len(ends & s.board.attractions) == len(p["attractions"])
         assert p["depots_left"] == s.depots_left[seat]
-        assert p["depot_bonus"] == (10 if s.wh and most > 0 and s.depots_left[seat] == most else 0)
+        # docs/rules.md 2.7: the most unused depots, ties all get it, 0 included
+        assert p["depot_bonus"] == (10 if s.wh and s.depots_left[seat] == most else 0)
         if s.ruleset == "new_york":
             assert p["longest_path"] == 0 and p["stations_built"] == 0
         path_ids = p["longest_path_routes"]

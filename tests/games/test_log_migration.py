@@ -26,7 +26,7 @@ def _migrate(targets):
 def _old_game(moves: int):
     """A game as the code before 0006 stored it: a version-2 state holding the whole log,
     and per move the public entries and each seat's differing ones."""
-    state = engine.new_game(seats=3, seed=21)
+    state = engine.new_game(seats=3, seed=21, edition=1)  # the rules edition of that code
     steps = []
     for _ in range(moves):
         seat = engine.current_seats(state)[0]

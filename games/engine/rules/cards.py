@@ -4,10 +4,19 @@ Terms (docs/rules.md 1.3.1):
 - *available*: cards that can still be drawn blind = deck + discard (the discard pile is
   shuffled into a new deck when the deck runs out: done lazily, when a card is needed).
 - *refresh*: when ``faceup_wild_limit`` (3) or more face-up cards are wild, all face-up
-  cards are discarded and new ones turned up.
-- *endless refresh* (docs/rules.md 1.3.1 Decision): a refresh happens only if the cards that could
-  form the new row (deck + discard + the current row) can make a row with fewer wild cards
-  than the limit; otherwise the row stays. A safety cap (``MAX_REFRESHES``) also stops it.
+  cards are discarded and new ones turned up. The row is checked after every card drawn
+  (face up or blind), at the end of every turn and after every action (so after a warehouse
+  reshuffle), so a row that a refilled deck could now clear does not wait for the end of the
+  turn. Rules edition 1 (``editions``) checked it only when it was dealt, after a face-up
+  card was taken and at the end of a turn (``recheck_faceup`` adds the other moments).
+- *better row possible*: the cards a new row could come from (deck + discard + the current
+  row) can make a row with fewer wild cards than the limit.
+- *endless refresh* (docs/rules.md 1.3.1 Decision): a row that has just *changed* (dealt, a
+  card taken and replaced, empty slots filled) and shows the limit is refreshed at least
+  once; further refreshes, and any refresh of a row that has not changed, happen only while
+  a better row is possible. So when none is, the row is refreshed once and then stays as it
+  is until it changes again. A safety cap (``MAX_REFRESHES``) also stops it. Edition 1
+  refreshed any row only while a better row was possible.
 - *empty slot*: ``-1`` in ``faceup`` when no card was left to turn up; empty slots are
   refilled at the end of each turn once cards are available again (engine decision).
 - *payment*: a hand-shaped list of counts played for a route, tunnel or station.
@@ -92,6 +101,9 @@ def blind_count(state) -> int:
 
 
 def _refresh_possible(state) -> bool:
+    """Whether a better row is possible (see the module docstring). The warehouses are left
+    out even while they feed the deck: a new row is dealt from the deck and then from the
+    discard pile, which holds the old row, so it never reaches them."""
     wild = state.wild
     row = [c for c in state.faceup if c >= 0]
     pool = len(state.deck) + len(state.discard) + len(row)
@@ -100,14 +112,20 @@ def _refresh_possible(state) -> bool:
     return pool - pool_wild >= size - (state.cfg.faceup_wild_limit - 1)
 
 
-def check_refresh(state) -> None:
-    """Apply the 3-locomotive refresh rule to the face-up row (docs/rules.md 1.3.1)."""
+def check_refresh(state, *, changed: bool) -> None:
+    """Apply the 3-locomotive refresh rule to the face-up row (docs/rules.md 1.3.1).
+
+    ``changed``: the row has just changed, so the rule clears it (if it shows the limit)
+    at least once even when no better row can come (the endless-refresh Decision: once, then
+    stop); otherwise it is cleared only while a better row is possible."""
     wild = state.wild
     limit = state.cfg.faceup_wild_limit
     faceup = state.faceup
+    forced = changed and state.edition_rules.changed_row_refreshed
     for _ in range(MAX_REFRESHES):
-        if faceup.count(wild) < limit or not _refresh_possible(state):
+        if faceup.count(wild) < limit or not (forced or _refresh_possible(state)):
             return
+        forced = False
         old = [c for c in faceup if c >= 0]
         state.discard.extend(old)
         for i in range(len(faceup)):
@@ -115,6 +133,13 @@ def check_refresh(state) -> None:
         state.log_event(
             None, "faceup_refresh", discarded=card_names(state, old), faceup=faceup_names(state)
         )
+
+
+def recheck_faceup(state) -> None:
+    """Check a row that has not changed, as the cards behind it may have (after a blind draw,
+    after every action: docs/rules.md 1.3.1); from rules edition 2 on."""
+    if state.edition_rules.faceup_checked_always:
+        check_refresh(state, changed=False)
 
 
 def faceup_names(state) -> list:
@@ -125,11 +150,13 @@ def faceup_names(state) -> list:
 def refill_faceup(state) -> None:
     """Fill empty face-up slots from the deck, then apply the refresh rule."""
     faceup = state.faceup
+    filled = False
     if -1 in faceup:
         for i, c in enumerate(faceup):
             if c < 0:
                 faceup[i] = draw_blind(state)
-    check_refresh(state)
+                filled = filled or faceup[i] >= 0
+    check_refresh(state, changed=filled)
 
 
 def can_draw(state, second: bool) -> bool:
@@ -230,13 +257,16 @@ def apply_draw(state, seat: int, action: dict) -> bool:
         entry = _log_draw(state, seat, source="deck")
         card = draw_blind(state)
         entry["secret"] = {"color": names[card]}
+        # the row is as it was, but the cards behind it may not be (a warehouse reshuffle
+        # refilled the deck): it is checked before the second card (docs/rules.md 1.3.1)
+        recheck_faceup(state)
     else:
         card = state.faceup[slot]
         entry = _log_draw(state, seat, source="faceup", slot=slot, color=names[card])
         state.faceup[slot] = draw_blind(state)  # replaced at once (docs/rules.md 1.3.1)
         new = state.faceup[slot]
         entry["replacement"] = names[new] if new >= 0 else None
-        check_refresh(state)
+        check_refresh(state, changed=True)
     hand[card] += 1
     # a face-up wild taken first ends the action; so does the second card, or having
     # no card left to take (the "only 1 card available" case)

@@ -12,7 +12,8 @@ Terms:
   first, then counter-clockwise (decreasing seat numbers) down to the first player; then
   play starts. Action: ``{"type": "place_depot", "city": "Wien"}``.
 - *free depots*: in phase ``turn``, before its turn's action, the current seat may place any
-  number of depots from beside its warehouse (same action). It is not the turn's action:
+  number of depots from beside its warehouse (same action; docs/rules.md 2.4 Decision: the
+  rulebook gives no timing, and the turn ends with its action). It is not the turn's action:
   phase, current seat and the ``turn`` counter stay; the turn goes on (a client knows a turn
   ended only when ``turn`` increases or the current seat changes). Placing is never needed,
   so it does not stop a seat that has nothing else to do from passing.
@@ -29,7 +30,7 @@ Terms:
   it; a tunnel takes them after its extra payment and not at all if declined; a warehouse
   emptied meanwhile by the warehouse reshuffle is skipped and costs no depot).
 - *depot bonus* (``scoring``): ``depot_bonus`` (10) to every seat with the most depots left
-  beside its warehouse, when that most is above 0 (**Decision**, like the longest path).
+  beside its warehouse; tied seats each get it, also when the most is 0 (docs/rules.md 2.7).
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ Terms:
   numbers, the scoring table's bonuses, and which features exist (stations, tunnels, ferries,
   longest path). Rules code reads these instead of hard-coding Europe.
 - ``VariantConfig``: a ticket variant (docs/rules.md 1.8): which tickets form the long and regular
-  decks, the set-up deal and keep rule, where set-up returns go, and the draw size in play.
+  decks, the set-up deal and keep rule (in one step, or long tickets first), where set-up
+  returns go, the draw size in play, and the logos (``europe``, ``1912``, ``big_cities``)
+  by which bonus tickets join it.
 - *wild*: the wild card of the deck (Europe: ``locomotive``). In a hand it is the last
   colour index, ``len(colors)``.
 
@@ -39,6 +41,11 @@ class VariantConfig:
     setup_return: str  # "box": out of the game; "bottom": shuffled under the ticket deck
     draw_count: int  # tickets drawn in play
     draw_min_keep: int  # kept at least, in play
+    # Mega Europe: the long tickets are dealt and kept first, then the regular ones (dealt
+    # from the ticket deck once the seat has kept its long ones)
+    setup_long_first: bool = False
+    # the ticket logos the variant uses: bonus tickets carrying one of them join it
+    logos: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,11 @@
 """Europe (docs/rules.md §1): the deck, pieces and the five ticket variants of docs/rules.md 1.8.
 
 Terms: *base* tickets are the original game's 46 (``E`` ids), *1912* tickets the expansion's
-55 (``X`` ids); *bonus* tickets (Orient Express ``O``, with Max ``M``) join the regular deck
-when the ``bonus_tickets`` option is on and the map data has them (it has not yet).
+55 (``X`` ids); *bonus* tickets (Orient Express ``O``, with Max ``M``) join a variant, when
+the ``bonus_tickets`` option is on, if they carry one of the variant's ``logos``, as the
+anniversary rulebook sorts every ticket by its logos (docs/rules.md 1.8; the map data has no
+bonus tickets yet, see ``mapdata``). A variant's logos: Classic and Europe Extended
+``europe``, Europa 1912 ``1912``, Mega Europe both, Big Cities ``big_cities``.
 """
 
 from __future__ import annotations
@@ -69,12 +72,15 @@ def _variant(name, select, **overrides) -> VariantConfig:
 
 VARIANTS = MappingProxyType(
     {
-        "classic": _variant("classic", _classic),
-        "europa_1912": _variant("europa_1912", _europa_1912),
-        "europe_extended": _variant("europe_extended", _extended),
+        "classic": _variant("classic", _classic, logos=("europe",)),
+        "europa_1912": _variant("europa_1912", _europa_1912, logos=("1912",)),
+        # the Classic set plus tickets of the 1912 set: bonus tickets as in Classic
+        "europe_extended": _variant("europe_extended", _extended, logos=("europe",)),
         "mega_europe": _variant(
             "mega_europe",
             _mega,
+            logos=("europe", "1912"),
+            setup_long_first=True,  # docs/rules.md 1.8: long tickets first, then regular
             setup_long=2,
             setup_regular=5,
             setup_min_keep=0,
@@ -86,6 +92,7 @@ VARIANTS = MappingProxyType(
         "big_cities": _variant(
             "big_cities",
             _big_cities,
+            logos=("big_cities",),
             setup_long=0,
             setup_regular=5,
             setup_return="bottom",
