@@ -18,6 +18,7 @@ STATIC = Path(__file__).resolve().parents[2]
 GAMES = [
     {"ruleset": "europe", "variant": "classic", "seats": 4, "options": {"warehouses": True}},
     {"ruleset": "europe", "variant": "classic", "seats": 3},
+    {"ruleset": "europe", "variant": "mega_europe", "seats": 3},  # its two-step set-up
     {"ruleset": "new_york", "variant": "standard", "seats": 2},
 ]
 pytestmark = pytest.mark.browser
@@ -211,7 +212,7 @@ def test_payment_options_are_grouped_and_ordered(page):
         const ix = m.model.legalIndex(legal);
         const keeps = m.model.keepsBySet(ix.keep);
         return {
-          deck: ix.deck.source, faceup: [...ix.faceup.keys()], routes: [...ix.claims.keys()],
+          deck: ix.deck[0].source, faceup: [...ix.faceup.keys()], routes: [...ix.claims.keys()],
           stations: [...ix.stations.keys()], pass: !!ix.pass, decline: ix.decline,
           order: m.model.paymentOrder(ix.claims.get("7")).map((a) => a.cards),
           keep: keeps.get(m.model.ticketSetKey(["3", "12"])).tickets,
@@ -227,6 +228,49 @@ def test_payment_options_are_grouped_and_ordered(page):
     assert got["keep"] == [12, 3] and got["none"] is None
     assert got["signed"] == ["+3", "−2", "0"]
     assert got["canonical"] == '{"a":[2,{"c":0,"d":1}],"b":1}'
+
+
+def test_warehouse_choices_are_the_players_to_make(page):
+    """Warehouses & Depots: the draws of one source are grouped with one per warehouse (the
+    page asks which), and a claim's choices split into payments and warehouses, from which
+    only a combination the server listed can be picked."""
+    got = page.run(
+        """
+        const legal = [
+          { type: "draw_card", source: "deck", warehouse: 0 },
+          { type: "draw_card", source: "deck", warehouse: 1 },
+          { type: "draw_card", source: "faceup", slot: 3, color: "red", warehouse: 0 },
+          { type: "draw_card", source: "faceup", slot: 3, color: "red", warehouse: 1 },
+          { type: "place_depot", city: "Wien" },
+          { type: "place_depot", city: "Riga" },
+          { type: "claim_route", route: 7, cards: { red: 2, locomotive: 1 } },
+          { type: "claim_route", route: 7, cards: { red: 2, locomotive: 1 }, warehouses: [1] },
+          { type: "claim_route", route: 7, cards: { red: 3 } },
+          { type: "claim_route", route: 7, cards: { red: 3 }, warehouses: [1] },
+          { type: "claim_route", route: 7, cards: { red: 3 }, warehouses: [0, 1] },
+        ];
+        const ix = m.model.legalIndex(legal);
+        const c = m.model.claimChoices(ix.claims.get("7"));
+        return {
+          deck: ix.deck.map((a) => a.warehouse), faceup: ix.faceup.get(3).map((a) => a.warehouse),
+          depots: [...ix.depots.keys()], payments: c.payments, warehouses: c.warehouses,
+          takes: c.takes,
+          both: c.find({ red: 3 }, [1, 0]), none: c.find({ locomotive: 1, red: 2 }, []),
+          illegal: c.find({ red: 2, locomotive: 1 }, [0, 1]),
+          unknown: c.find({ red: 4 }, []),
+        };
+        """
+    )
+    assert got["deck"] == [0, 1] and got["faceup"] == [0, 1]
+    assert got["depots"] == ["Wien", "Riga"]
+    assert got["payments"] == [{"red": 3}, {"red": 2, "locomotive": 1}]
+    assert got["warehouses"] == [0, 1]
+    assert sorted(map(tuple, got["takes"])) == [(), (0, 1), (1,)]
+    assert got["both"] == {
+        "type": "claim_route", "route": 7, "cards": {"red": 3}, "warehouses": [0, 1]
+    }  # fmt: skip
+    assert got["none"] == {"type": "claim_route", "route": 7, "cards": {"red": 2, "locomotive": 1}}
+    assert got["illegal"] is None and got["unknown"] is None
 
 
 def test_clocks_count_down_to_each_seats_deadline(page):

@@ -109,8 +109,10 @@ def test_a_player_plays_through_the_ui_and_a_spectator_sees_it_live(site, tmp_pa
                 claimed = selectable.first.get_attribute("data-route-id")
                 before = version(player)
                 selectable.first.click()
-                if player.locator("#payment-dialog").is_visible():
-                    player.locator("#payment-dialog [data-payment-index]").first.click()
+                # Cards are spent only once a way to pay is picked, even if there is one.
+                expect(player.locator("#payment-dialog")).to_be_visible()
+                assert version(player) == before
+                player.locator("#payment-dialog [data-payment-index]").first.click()
                 wait_past(player, before)
                 break
             before = version(player)
@@ -133,8 +135,8 @@ def test_a_player_plays_through_the_ui_and_a_spectator_sees_it_live(site, tmp_pa
         name = city.get_attribute("data-city")
         before = version(player)
         city.click()
-        if player.locator("#payment-dialog").is_visible():
-            player.locator("#payment-dialog [data-payment-index]").first.click()
+        expect(player.locator("#payment-dialog")).to_be_visible()
+        player.locator("#payment-dialog [data-payment-index]").first.click()
         wait_past(player, before)
         expect(player.locator(f'g.station[data-station-city="{name}"]')).to_have_count(1)
         expect(spectator.locator(f'g.station[data-station-city="{name}"]')).to_have_count(
@@ -144,6 +146,24 @@ def test_a_player_plays_through_the_ui_and_a_spectator_sees_it_live(site, tmp_pa
         player.screenshot(path=str(tmp_path / "table-midgame.png"))
         assert not errors, errors
     assert "Traceback" not in site.output(), site.output()[-3000:]
+
+
+def test_the_waiting_room_keeps_the_bot_level_of_the_last_bot_added(site):
+    with chromium() as browser:
+        page = browser.new_context(**DESKTOP).new_page()
+        log_in(page, site.url, "alice")
+        page.goto(site.url + "/play/new/")
+        page.select_option("select[name=seat_count]", "4")
+        page.get_by_role("button", name="Create table").click()
+        expect(page).to_have_url(re.compile(r"/table/\d+/$"))
+        expect(page.locator("#bot-level")).to_have_value("easy")  # nothing added yet
+        page.select_option("#bot-level", "hard")
+        page.locator("#add-bot").click()
+        expect(page.locator("#seat-list")).to_contain_text("Hard bot")
+        expect(page.locator("#bot-level")).to_have_value("hard")
+        page.locator("#add-bot").click()  # a second one without choosing again
+        expect(page.locator("#seat-list li", has_text="Hard bot")).to_have_count(2)
+        expect(page.locator("#bot-level")).to_have_value("hard")
 
 
 def test_the_lobby_shows_a_new_table_without_a_reload(site):

@@ -31,24 +31,37 @@ export function renderBanner(app) {
     text = t("Build a station: choose a highlighted city on the map.");
     cls += " is-yours";
     actions.appendChild(h("button", { type: "button", class: "small secondary", text: t("Cancel"), onclick: () => { app.mode = null; app.render(); } }));
+  } else if (app.mode === "depot") {
+    text = t("Place a depot: choose a highlighted city on the map. It is free and does not end your turn.");
+    cls += " is-yours";
+    actions.appendChild(h("button", { type: "button", class: "small secondary", text: t("Cancel"), onclick: () => { app.mode = null; app.render(); } }));
   } else if (mine) {
     cls += " is-yours";
-    if (v.phase === "setup" || v.phase === "tickets") {
+    if (v.phase === "depots") {
+      text = t("Place your first depot: choose a highlighted city on the map.");
+      sub = t("Any free city without a station; it stays there for the whole game.");
+    } else if (v.phase === "setup" || v.phase === "tickets") {
       const min = Math.min(...ix.keep.map((a) => a.tickets.length));
-      text = v.phase === "setup" ? fmt(t("Choose your starting tickets: keep at least %(n)s."), { n: min }) : fmt(nt("Choose your new tickets: keep at least %(n)s.", "Choose your new tickets: keep at least %(n)s.", min), { n: min });
+      text = v.phase === "setup" && min === 0 ? t("Choose your long ticket: keep one or none.") : v.phase === "setup" ? fmt(t("Choose your starting tickets: keep at least %(n)s."), { n: min }) : fmt(nt("Choose your new tickets: keep at least %(n)s.", "Choose your new tickets: keep at least %(n)s.", min), { n: min });
       actions.appendChild(h("button", { type: "button", class: "small", text: t("Choose tickets"), onclick: () => { app.ticketDismissed = null; renderDialogs(app); } }));
     } else if (v.phase === "draw2") {
-      text = t("Draw your second card (a face-up locomotive is not allowed).");
+      text = app.taxis ? t("Draw your second card (a face-up taxi card is not allowed).") : t("Draw your second card (a face-up locomotive is not allowed).");
     } else if (v.phase === "tunnel") {
       text = t("Tunnel: pay the extra cards or give up the route.");
       actions.appendChild(h("button", { type: "button", class: "small", text: t("Decide"), onclick: () => { app.tunnelDismissed = null; renderDialogs(app); } }));
     } else if (ix.pass && app.legal.length === 1) {
       text = t("Your turn, but there is nothing you can do: pass.");
       actions.appendChild(h("button", { type: "button", class: "small", id: "pass-turn", text: t("Pass"), onclick: () => app.act(ix.pass) }));
+    } else if (app.taxis) {
+      text = t("Your turn: draw cards, claim a route or draw tickets");
+      sub = ix.claims.size ? t("Routes you can claim now pulse on the map.") : t("No route is affordable yet: draw cards.");
     } else {
       text = t("Your turn: draw cards, claim a route, draw tickets or build a station");
       sub = ix.claims.size ? t("Routes you can claim now pulse on the map.") : t("No route is affordable yet: draw cards.");
+      if (app.wh && ix.depots.size) sub += " " + t("Before that, you may place depots for free.");
     }
+  } else if (v.phase === "depots") {
+    text = fmt(t("Waiting for %(name)s to place a first depot…"), { name: app.name((v.current_seats || [])[0]) });
   } else if (v.phase === "setup") {
     const waiting = (v.current_seats || []).map((s) => app.name(s));
     text = app.seat !== null && app.seat !== undefined ? fmt(t("Tickets kept. Waiting for %(names)s…"), { names: waiting.join(", ") }) : fmt(t("Players are choosing their tickets: %(names)s…"), { names: waiting.join(", ") });

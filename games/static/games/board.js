@@ -16,6 +16,7 @@
  *            onCityClick   function(cityName)  — only called for cities in state.selectableCities
  *            legend        true (default) — HTML legend below the map; false to hide
  *            stations      show the station item in the legend (default: ruleset !== "new_york")
+ *            depots        show the depot item in the legend (Warehouses & Depots; default false)
  *            minWidth      px; the SVG never renders narrower than this and the wrapper scrolls
  *                          horizontally instead (default 600; 0 = always fit the container)
  *            rotate        degrees clockwise, or "auto" (default: tall maps such as Manhattan are
@@ -357,6 +358,8 @@ class Board {
     const stations = this.options.stations ?? this.ruleset !== "new_york";
     if (stations)
       item(`<path d="${this._housePath(14)}" class="station__shape" fill="#fff"/>`, t("station"));
+    if (this.options.depots)
+      item(`<rect x="-5.5" y="-5.5" width="11" height="11" rx="1.5" class="depot__shape" fill="#fff"/>`, t("depot"));
     if (this.cities.some((c) => c.tourist))
       item(`<path d="${this._starPath(8, 3.6, 5)}" class="city__star"/>`, t("tourist attraction"));
     void G;

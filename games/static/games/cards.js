@@ -52,10 +52,17 @@ export const COLOR_TEXT = Object.freeze({
   locomotive: "#ffffff",
 });
 
+// New York's wild cards are taxi cards (docs/rules.md §3): the engine's key stays "locomotive".
+let taxis = false;
+/** Name the wild card a taxi card on this page (New York). @param {boolean} on */
+export function useTaxis(on) {
+  taxis = !!on;
+}
+
 const COLOR_LABELS = {
   pink: () => t("pink"), white: () => t("white"), blue: () => t("blue"), yellow: () => t("yellow"),
   orange: () => t("orange"), black: () => t("black"), red: () => t("red"), green: () => t("green"),
-  gray: () => t("gray"), locomotive: () => t("locomotive"),
+  gray: () => t("gray"), locomotive: () => (taxis ? t("taxi card") : t("locomotive")),
 };
 
 /** @param {string} c */

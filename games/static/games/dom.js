@@ -46,6 +46,8 @@ const ICONS = {
   cards: '<path d="M3 2h7a1.5 1.5 0 0 1 1.5 1.5v10A1.5 1.5 0 0 1 10 15H3a1.5 1.5 0 0 1-1.5-1.5v-10A1.5 1.5 0 0 1 3 2zm10 2 1.2.4a1.5 1.5 0 0 1 1 1.9l-2.2 7.4V4z"/>',
   ticket: '<path d="M1.5 4h13v2.5a1.5 1.5 0 0 0 0 3V12h-13V9.5a1.5 1.5 0 0 0 0-3zM5 6v4h1V6zm3 0v1h4V6zm0 2v1h3V8z"/>',
   trophy: '<path d="M4 1.5h8V3h2.5v1.5A3.5 3.5 0 0 1 11.3 8 4 4 0 0 1 9 10v2h2.5v2.5h-7V12H7v-2a4 4 0 0 1-2.3-2A3.5 3.5 0 0 1 1.5 4.5V3H4zm0 3H3a2 2 0 0 0 1.2 1.8A6 6 0 0 1 4 4.5zm8 0a6 6 0 0 1-.2 1.8A2 2 0 0 0 13 4.5z"/>',
+  depot: '<path fill-rule="evenodd" d="M2.5 2.5h11v11h-11zm2.5 2.5v6h6V5z"/>',
+  warehouse: '<path d="M1 6.5 8 2l7 4.5V14h-2V8H3v6H1zm3 2.5h8v1.5H4zm0 2.5h8V14H4z"/>',
   clock: '<path d="M8 1.5a6.5 6.5 0 1 1 0 13 6.5 6.5 0 0 1 0-13zm0 1.6a4.9 4.9 0 1 0 0 9.8 4.9 4.9 0 0 0 0-9.8zM7.3 4.5h1.4v3.2l2.2 1.3-.7 1.2-2.9-1.7z"/>',
 };
 export function icon(name, label) {

@@ -49,6 +49,11 @@ export function describeLog(e, ctx) {
     case "setup":
       say(t("Five cards are laid face up; %(first)s will play first."), { first: ctx.name(e.first_seat) });
       break;
+    case "deal_tickets":
+      // Mega Europe: the regular tickets, dealt once the long one is chosen
+      if (Array.isArray(e.tickets)) say(nt("You are dealt %(n)s more ticket: %(list)s.", "You are dealt %(n)s more tickets: %(list)s.", e.count), { n: e.count, list: tlist(e.tickets) });
+      else say(nt("%(name)s is dealt %(n)s more ticket.", "%(name)s is dealt %(n)s more tickets.", e.count), { n: e.count });
+      break;
     case "keep_tickets": {
       // the chooser sees the tickets; everyone else their counts
       const kept = Array.isArray(e.tickets) ? e.tickets.length : e.kept_count || 0;
@@ -80,7 +85,7 @@ export function describeLog(e, ctx) {
       say(t("The discards (%(n)s cards) are shuffled into a new deck."), { n: e.count });
       break;
     case "faceup_refresh":
-      say(t("Three face-up locomotives: the face-up cards are replaced."));
+      say(ctx.taxis ? t("Three face-up taxi cards: the face-up cards are replaced.") : t("Three face-up locomotives: the face-up cards are replaced."));
       if (e.faceup) chips(e.faceup.filter(Boolean));
       break;
     case "claim_route": {

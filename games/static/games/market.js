@@ -1,6 +1,7 @@
 /**
- * The market: the five face-up cards, the deck, the ticket deck and the station button, each
- * enabled only when the server lists the matching action (with a reason when it does not).
+ * The market: the five face-up cards, the deck, the ticket deck, the station button and
+ * (Warehouses & Depots) the depot button, each enabled only when the server lists a matching
+ * action (with a reason when it does not).
  * @module market
  */
 import { colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
@@ -15,12 +16,12 @@ export function renderMarket(app) {
   box.textContent = "";
   const mine = app.isMyDecision();
   (v.faceup || []).forEach((color, slot) => {
-    const a = ix.faceup.get(slot);
+    const a = (ix.faceup.get(slot) || [])[0];
     let why = "";
     if (!a) {
       if (!color) why = t("No card here");
       else if (!mine) why = t("Wait for your turn");
-      else if (v.phase === "draw2" && color === "locomotive") why = t("A face-up locomotive cannot be your second card");
+      else if (v.phase === "draw2" && color === "locomotive") why = app.taxis ? t("A face-up taxi card cannot be your second card") : t("A face-up locomotive cannot be your second card");
       else why = t("You cannot draw now");
     }
     const btn = h("button", {
@@ -37,21 +38,36 @@ export function renderMarket(app) {
     box.appendChild(btn);
   });
   const deck = document.getElementById("deck");
-  deck.disabled = !ix.deck || app.busy;
+  deck.disabled = !ix.deck.length || app.busy;
   deck.querySelector("[data-count]").textContent = v.deck_count;
-  deck.title = ix.deck ? t("Draw the top card of the deck") : v.deck_count ? (mine ? t("You cannot draw now") : t("Wait for your turn")) : t("The deck is empty");
+  deck.title = ix.deck.length ? t("Draw the top card of the deck") : v.deck_count ? (mine ? t("You cannot draw now") : t("Wait for your turn")) : t("The deck is empty");
   const tk = document.getElementById("ticket-deck");
   tk.disabled = !ix.tickets || app.busy;
   tk.querySelector("[data-count]").textContent = v.ticket_deck_count;
   tk.title = ix.tickets ? t("Draw destination tickets") : v.ticket_deck_count ? (mine ? t("You cannot draw tickets now") : t("Wait for your turn")) : t("No tickets left");
   document.getElementById("discard-info").textContent = fmt(t("Discards: %(n)s"), { n: v.discard_count });
+  const me = app.seat !== null && app.seat !== undefined ? v.players[app.seat] : null;
+  renderDepotButton(app, me, mine);
   const st = document.getElementById("build-station");
   if (!st) return; // New York: no stations
-  const me = app.seat !== null && app.seat !== undefined ? v.players[app.seat] : null;
   st.disabled = !app.canBuild() || app.busy;
   st.classList.toggle("is-active", app.mode === "station");
   st.textContent = app.mode === "station" ? t("Cancel station") : me ? fmt(t("Build station (%(n)s left)"), { n: me.stations_left }) : t("Build station");
   st.title = app.canBuild()
     ? t("Pick a city on the map to build a station")
     : !me ? t("Spectators cannot build") : me.stations_left <= 0 ? t("You have no stations left") : v.phase !== "turn" || !mine ? t("Only at the start of your turn") : t("You cannot pay for a station now");
+}
+
+/** Warehouses & Depots: the button that starts placing a free depot on your turn. */
+function renderDepotButton(app, me, mine) {
+  const btn = document.getElementById("place-depot");
+  if (!btn) return;
+  const v = app.view;
+  const can = app.canPlaceDepot() && v.phase === "turn";
+  btn.disabled = !can || app.busy;
+  btn.classList.toggle("is-active", app.mode === "depot");
+  btn.textContent = app.mode === "depot" ? t("Cancel depot") : me ? fmt(t("Place depot (%(n)s left)"), { n: me.depots_left }) : t("Place depot");
+  btn.title = can
+    ? t("Free, before your turn's action: pick a city on the map")
+    : !me ? t("Spectators cannot place depots") : me.depots_left <= 0 ? t("You have no depots left") : v.phase !== "turn" || !mine ? t("Only at the start of your turn") : t("No city is free for a depot");
 }

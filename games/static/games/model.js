@@ -47,13 +47,15 @@ export function indexBoard(board) {
   return { board, routes, cities, tickets, groups, cityName, routeLabel, routePoints, ticketLabel };
 }
 
-/** Board state (claims, stations, closed twins) of a view. */
+/** Board state (claims, stations, depots, closed twins) of a view. */
 export function boardState(view, idx) {
   const claims = {};
   const stations = {};
+  const depots = {};
   for (const p of view.players || []) {
     for (const r of p.routes || []) claims[r] = p.seat;
     for (const c of p.stations || []) stations[c] = p.seat;
+    for (const c of p.depots || []) depots[c] = p.seat;
   }
   const closed = [];
   if ((view.seats || (view.players || []).length) <= 3) {
@@ -63,7 +65,7 @@ export function boardState(view, idx) {
       }
     }
   }
-  return { claims, stations, closed };
+  return { claims, stations, depots, closed };
 }
 
 /** A score with its sign ("+3", "−2", "0"; a real minus sign). @param {number} n */
@@ -89,17 +91,25 @@ export function canonical(value) {
 }
 
 /**
- * The legal actions grouped by what the page offers: face-up slots, the deck, the ticket
- * deck, claims per route id, stations per city, ticket keeps, tunnel payments, decline, pass.
+ * The legal actions grouped by what the page offers: the draws from the deck and per
+ * face-up slot (with Warehouses & Depots one per warehouse the warehouse card can go to),
+ * the ticket deck, claims per route id, stations and depots per city, ticket keeps, tunnel
+ * payments, decline, pass.
  * @param {Action[]} legal
  */
 export function legalIndex(legal) {
-  const out = { faceup: new Map(), deck: null, tickets: null, claims: new Map(), stations: new Map(), keep: [], pay: [], decline: null, pass: null };
+  const out = { faceup: new Map(), deck: [], tickets: null, claims: new Map(), stations: new Map(), depots: new Map(), keep: [], pay: [], decline: null, pass: null };
   for (const a of legal) {
     switch (a.type) {
       case "draw_card":
-        if (a.source === "deck") out.deck = a;
-        else out.faceup.set(a.slot, a);
+        if (a.source === "deck") out.deck.push(a);
+        else {
+          if (!out.faceup.has(a.slot)) out.faceup.set(a.slot, []);
+          out.faceup.get(a.slot).push(a);
+        }
+        break;
+      case "place_depot":
+        out.depots.set(a.city, a);
         break;
       case "draw_tickets":
         out.tickets = a;
@@ -141,6 +151,32 @@ export function paymentOrder(options) {
     .map((a, i) => ({ a, i, loco: (a.cards && a.cards.locomotive) || 0 }))
     .sort((x, y) => x.loco - y.loco || x.i - y.i)
     .map((x) => x.a);
+}
+
+/**
+ * A claim's choices split in two: the ways to pay (fewest locomotives first) and the sets of
+ * warehouses it can take (Warehouses & Depots; `[[]]` without). `find` gives the legal action
+ * for one payment and one set of warehouses, or null: the page only sends what `find` returns.
+ * @param {Action[]} options  the legal claim_route actions of one route
+ */
+export function claimChoices(options) {
+  const payments = [];
+  const seen = new Set();
+  const takes = new Map([["", []]]);
+  const byKey = new Map();
+  for (const a of paymentOrder(options)) {
+    const pay = canonical(a.cards);
+    if (!seen.has(pay)) {
+      seen.add(pay);
+      payments.push(a.cards);
+    }
+    const seats = [...(a.warehouses || [])].sort((x, y) => x - y);
+    takes.set(seats.join(","), seats);
+    byKey.set(pay + "|" + seats.join(","), a);
+  }
+  const warehouses = [...new Set([...takes.values()].flat())].sort((x, y) => x - y);
+  const find = (cards, seats) => byKey.get(canonical(cards) + "|" + [...seats].sort((x, y) => x - y).join(",")) || null;
+  return { payments, warehouses, takes: [...takes.values()], find };
 }
 
 /** The key of a set of ticket ids, whatever their order. @param {(string|number)[]} ids */

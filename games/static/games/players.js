@@ -1,6 +1,7 @@
 /**
  * The players strip at the top of the table page: per seat its token, name, score, trains,
- * stations, cards and tickets, whether it is online, and what the current seat is doing.
+ * stations, cards and tickets (Warehouses & Depots: depots beside the warehouse and the
+ * warehouse's card count), whether it is online, and what the current seat is doing.
  * @module players
  */
 import { h, icon, seatToken } from "./dom.js";
@@ -19,8 +20,6 @@ export function renderPlayers(app) {
     const s = seats.find((x) => x.position === p.seat) || {};
     const isCurrent = current.has(p.seat) && v.phase !== "over";
     const online = s.user_id ? app.online.has(s.user_id) : null;
-    const stat = (cls, ic, value, label) =>
-      h("span", { class: "stat stat--" + cls, title: label }, icon(ic), h("span", { class: "stat-value", text: String(value) }), h("span", { class: "visually-hidden", text: " " + label }));
     const li = h("li", {
       class: "player" + (isCurrent ? " is-current" : "") + (p.seat === app.seat ? " is-you" : ""),
       "data-seat": p.seat,
@@ -35,19 +34,38 @@ export function renderPlayers(app) {
         online === null ? null : h("span", { class: "online-dot" + (online ? " is-online" : ""), title: online ? t("Online") : t("Offline") }),
         h("span", { class: "player-score", title: t("Score") }, String(p.score))),
       h("div", { class: "player-stats" },
-        stat("trains", "train", p.trains_left, app.taxis ? t("taxis left") : t("trains left")),
-        app.taxis ? null : stat("stations", "station", p.stations_left, t("stations left")),
-        stat("cards", "cards", p.hand_count, t("cards in hand")),
-        stat("tickets", "ticket", p.ticket_count, t("tickets")),
+        playerStats(p, { taxis: app.taxis, wh: app.wh }),
         isCurrent ? h("span", { class: "player-doing", text: doingLabel(app, p.seat) }) : null)
     );
     list.appendChild(li);
   }
 }
 
+/**
+ * A seat's counters (table page and replay): trains or taxis, stations (not New York), cards,
+ * tickets, and with Warehouses & Depots the depots beside its warehouse and the warehouse's
+ * cards (`.stat--<name> .stat-value`).
+ * @param {object} p  the seat in a view's `players`
+ * @param {{taxis: boolean, wh: boolean}} opts
+ */
+export function playerStats(p, opts) {
+  const stat = (cls, ic, value, label) =>
+    h("span", { class: "stat stat--" + cls, title: label }, icon(ic), h("span", { class: "stat-value", text: String(value) }), h("span", { class: "visually-hidden", text: " " + label }));
+  return [
+    stat("trains", "train", p.trains_left, opts.taxis ? t("taxis left") : t("trains left")),
+    opts.taxis ? null : stat("stations", "station", p.stations_left, t("stations left")),
+    stat("cards", "cards", p.hand_count, t("cards in hand")),
+    stat("tickets", "ticket", p.ticket_count, t("tickets")),
+    opts.wh ? stat("depots", "depot", p.depots_left ?? 0, t("depots beside the warehouse")) : null,
+    opts.wh ? stat("warehouse", "warehouse", p.warehouse_count ?? 0, t("cards in the warehouse")) : null,
+  ];
+}
+
 export function doingLabel(app, seat) {
   const v = app.view;
   switch (v.phase) {
+    case "depots":
+      return t("placing a depot…");
     case "setup":
       return t("choosing tickets…");
     case "draw2":

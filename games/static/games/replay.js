@@ -7,19 +7,22 @@
  * [data-color] cards and [data-ticket-id] tickets), #final-scores.
  */
 import { createBoard } from "./board.js";
-import { colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
-import { h, icon, readJson, seatToken } from "./dom.js";
+import { colorLabel, fillOf, symbolOf, textOf, useTaxis } from "./cards.js";
+import { h, readJson, seatToken } from "./dom.js";
 import { renderFinalTable } from "./final.js";
 import { handColors } from "./hand.js";
 import { fmt, t } from "./i18n.js";
 import { logLine } from "./log.js";
 import { boardPlayers, boardState, indexBoard } from "./model.js";
+import { playerStats } from "./players.js";
 
 function start() {
   const root = document.getElementById("replay");
   if (!root) return;
   const summary = readJson("table-summary") || { seats: [] };
   const taxis = summary.ruleset === "new_york"; // New York: taxis, and no stations
+  const wh = !!(summary.options && summary.options.warehouses); // Warehouses & Depots
+  useTaxis(taxis);
   const board = readJson("board-data");
   const frames = readJson("replay-frames") || [];
   const actions = readJson("replay-actions") || [];
@@ -29,13 +32,13 @@ function start() {
     const s = (summary.seats || []).find((x) => x.position === seat);
     return s ? s.name : fmt(t("Seat %(n)s"), { n: seat + 1 });
   };
-  const ctx = { idx, name, you: null };
+  const ctx = { idx, name, you: null, taxis };
   const last = frames.length - 1;
   let step = 0;
   let timer = null;
   let highlightSeat = null;
 
-  const boardView = createBoard(document.getElementById("board"), board, { players, t, stations: !taxis, minWidth: window.matchMedia && window.matchMedia("(max-width: 720px)").matches ? 640 : 0 });
+  const boardView = createBoard(document.getElementById("board"), board, { players, t, stations: !taxis, depots: wh, minWidth: window.matchMedia && window.matchMedia("(max-width: 720px)").matches ? 640 : 0 });
 
   const slider = document.getElementById("replay-slider");
   slider.max = String(Math.max(0, last));
@@ -153,17 +156,13 @@ function start() {
           h("span", { class: "ticket-cities", text: idx.cityName(tk.a) + " – " + idx.cityName(tk.b) }),
           h("span", { class: "ticket-points", text: String(tk.points) })));
       }
-      const stat = (ic, value, label) => h("span", { class: "stat", title: label }, icon(ic), h("span", { class: "stat-value", text: String(value) }), h("span", { class: "visually-hidden", text: " " + label }));
       list.appendChild(h("li", {
         class: "replay-player" + (current.has(p.seat) && v.phase !== "over" ? " is-current" : "") + (p.seat === acting ? " is-acting" : ""),
         "data-seat": p.seat, style: { "--seat-color": s.color || "#888" },
       },
         h("div", { class: "player-head" }, seatToken(p.seat, players), h("span", { class: "player-name", text: name(p.seat) }),
           h("span", { class: "player-score", title: t("Score") }, String(p.score))),
-        h("div", { class: "player-stats" },
-          stat("train", p.trains_left, taxis ? t("taxis left") : t("trains left")),
-          taxis ? null : stat("station", p.stations_left, t("stations left")),
-          stat("cards", p.hand_count, t("cards in hand")), stat("ticket", p.ticket_count, t("tickets"))),
+        h("div", { class: "player-stats" }, playerStats(p, { taxis, wh })),
         hand, tickets));
     }
   }
@@ -181,7 +180,7 @@ function start() {
       if (a.type === "claim_route") highlight = [a.route];
       else if ((a.type === "pay_tunnel" || a.type === "decline_tunnel") && frames[step - 1].pending) highlight = [frames[step - 1].pending.route];
     }
-    boardView.update({ claims: st.claims, stations: st.stations, closed: st.closed, highlight });
+    boardView.update({ claims: st.claims, stations: st.stations, depots: st.depots, closed: st.closed, highlight });
   }
 
   function renderFinal(v) {

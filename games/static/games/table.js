@@ -8,17 +8,25 @@
  *
  * Test hooks: body[data-version] (latest version received), body[data-phase],
  * body[data-ws] ("open" | "closed"), #turn-banner, #players [data-seat], #hand [data-color],
- * #faceup [data-slot], #deck, #ticket-deck, #build-station, #ticket-dialog
- * ([data-ticket-id] checkboxes, #ticket-confirm), #payment-dialog ([data-payment-index]),
- * #tunnel-dialog (#tunnel-pay, #tunnel-decline), #log, #chat, #chat-input, #final-scores.
+ * #faceup [data-slot], #deck, #ticket-deck, #build-station, #place-depot, #ticket-dialog
+ * ([data-ticket-id] checkboxes, #ticket-confirm), #payment-dialog ([data-payment-index],
+ * [data-cards]; Warehouses & Depots: #payment-warehouses [data-warehouse] checkboxes),
+ * #warehouse-dialog ([data-warehouse] buttons), #tunnel-dialog (#tunnel-pay,
+ * #tunnel-decline), #log, #chat, #chat-input, #final-scores.
+ *
+ * The page sends only what the player chose: a claim or a station always opens the payment
+ * dialog (cards are spent only from there), a draw with Warehouses & Depots first asks whose
+ * warehouse gets the deck's top card, and a claim that could empty warehouses lists them in
+ * the payment dialog to tick (none ticked: none taken).
  */
 import { connectSocket } from "../js/socket.js";
 import { renderBanner } from "./banner.js";
 import { createBoard } from "./board.js";
-import { bindDialogs, closeDialog, openPayment, renderDialogs } from "./dialogs.js";
+import { bindDialogs, closeDialog, openPayment, openWarehouse, renderDialogs } from "./dialogs.js";
 import { h, readJson, seatToken } from "./dom.js";
 import { renderFinalTable } from "./final.js";
 import { renderHand, renderTickets } from "./hand.js";
+import { colorLabel, useTaxis } from "./cards.js";
 import { fmt, nt, t } from "./i18n.js";
 import { logLine } from "./log.js";
 import { renderMarket } from "./market.js";
@@ -33,6 +41,8 @@ export class TableApp {
     this.board = readJson("board-data");
     this.idx = indexBoard(this.board);
     this.taxis = this.summary.ruleset === "new_york"; // New York: taxis, and no stations
+    this.wh = !!(this.summary.options && this.summary.options.warehouses); // Warehouses & Depots
+    useTaxis(this.taxis);
     this.initialStatus = this.summary.status;
     this.initialSeatsKey = this.seatsKey(this.summary);
     this.tableId = root.dataset.tableId;
@@ -45,7 +55,7 @@ export class TableApp {
     if (this.seat === undefined) this.seat = null;
     this.log = [];
     this.legal = [];
-    this.mode = null; // null | "station"
+    this.mode = null; // null | "station" | "depot" (a free depot, Warehouses & Depots)
     this.busy = false;
     this.ticketDismissed = null; // key of the offer the player postponed
     this.tunnelDismissed = null;
@@ -267,6 +277,7 @@ export class TableApp {
     this.lastAction = action;
     this.mode = null;
     closeDialog("payment-dialog");
+    closeDialog("warehouse-dialog");
     this.render();
   }
 
@@ -276,6 +287,26 @@ export class TableApp {
 
   canBuild() {
     return this.legal.some((a) => a.type === "build_station");
+  }
+
+  canPlaceDepot() {
+    return this.legal.some((a) => a.type === "place_depot");
+  }
+
+  /** Where a city click places a depot: the set-up's first depot, or a free one (its mode). */
+  placingDepot() {
+    return !!this.view && (this.mode === "depot" || (this.view.phase === "depots" && this.canPlaceDepot()));
+  }
+
+  /**
+   * Draw a card: `options` are the legal draws of the deck or of one face-up slot. With
+   * Warehouses & Depots there is one per warehouse the deck's top card can go to: the
+   * player picks it in the warehouse dialog, and nothing is sent before.
+   */
+  draw(options, what) {
+    if (this.busy || !options || !options.length) return;
+    if (options.length === 1 && options[0].warehouse === undefined) return this.act(options[0]);
+    openWarehouse(this, options, what);
   }
 
   isMyDecision() {
@@ -292,6 +323,7 @@ export class TableApp {
         t,
         stations: !this.taxis,
         minWidth: narrow ? 640 : 0,
+        depots: this.wh,
         onRouteClick: (id) => this.onRouteClick(id),
         onCityClick: (name) => this.onCityClick(name),
       });
@@ -300,8 +332,7 @@ export class TableApp {
       host.appendChild(h("p", { class: "muted", text: t("The map could not be loaded.") }));
     }
     document.getElementById("deck").addEventListener("click", () => {
-      const a = this.index().deck;
-      if (a) this.act(a);
+      this.draw(this.index().deck, t("the top card of the deck"));
     });
     document.getElementById("ticket-deck").addEventListener("click", () => {
       const a = this.index().tickets;
@@ -319,9 +350,17 @@ export class TableApp {
     document.getElementById("faceup").addEventListener("click", (ev) => {
       const btn = ev.target.closest("[data-slot]");
       if (!btn || btn.disabled) return;
-      const a = this.index().faceup.get(Number(btn.dataset.slot));
-      if (a) this.act(a);
+      const options = this.index().faceup.get(Number(btn.dataset.slot)) || [];
+      this.draw(options, options.length ? fmt(t("the face-up %(color)s card"), { color: colorLabel(options[0].color || btn.dataset.color) }) : "");
     });
+    const depot = document.getElementById("place-depot");
+    if (depot) {
+      depot.addEventListener("click", () => {
+        if (!this.canPlaceDepot()) return;
+        this.mode = this.mode === "depot" ? null : "depot";
+        this.render();
+      });
+    }
     bindDialogs(this, () => renderBanner(this));
     document.querySelector(".action-error-close").addEventListener("click", () => this.hideError());
     // chat
@@ -349,8 +388,10 @@ export class TableApp {
     const over = !!(this.view && this.view.phase === "over");
     document.getElementById("spectator-note").classList.toggle("hidden", !spectator || over);
     document.querySelector(".game-side .market").classList.toggle("hidden", over);
-    const station = document.getElementById("build-station");
-    if (station) station.classList.toggle("hidden", spectator);
+    for (const id of ["build-station", "place-depot"]) {
+      const button = document.getElementById(id);
+      if (button) button.classList.toggle("hidden", spectator || over);
+    }
   }
 
   onRouteClick(id) {
@@ -358,7 +399,7 @@ export class TableApp {
     const options = this.index().claims.get(String(id)) || [];
     if (!options.length) return;
     const r = this.idx.routes.get(String(id));
-    if (options.length === 1) return this.act(options[0]);
+    // Always ask before spending cards, even when there is one way to pay (Enter confirms).
     const title = fmt(t("Claim %(route)s"), { route: this.idx.routeLabel(id) });
     const size = r ? r.length : 0;
     let hint = this.taxis ? fmt(nt("%(n)s taxi", "%(n)s taxis", size), { n: size }) : fmt(nt("%(n)s car", "%(n)s cars", size), { n: size });
@@ -370,10 +411,15 @@ export class TableApp {
   }
 
   onCityClick(name) {
-    if (this.busy || this.mode !== "station") return;
+    if (this.busy) return;
+    if (this.placingDepot()) {
+      const a = this.index().depots.get(name);
+      if (a) this.act(a);
+      return;
+    }
+    if (this.mode !== "station") return;
     const options = this.index().stations.get(name) || [];
     if (!options.length) return;
-    if (options.length === 1) return this.act(options[0]);
     const used = 3 - ((this.view.players[this.seat] || {}).stations_left ?? 3);
     openPayment(this, 
       fmt(t("Build a station in %(city)s"), { city: this.idx.cityName(name) }),
@@ -430,13 +476,15 @@ export class TableApp {
       highlight = [v.pending.route];
     }
     const busy = this.busy;
+    const depots = this.placingDepot();
     this.boardView.update({
       claims: st.claims,
       stations: st.stations,
+      depots: st.depots,
       closed: st.closed,
       highlight,
       selectableRoutes: !busy && this.mode === null ? [...ix.claims.keys()].map(Number) : [],
-      selectableCities: !busy && this.mode === "station" ? [...ix.stations.keys()] : [],
+      selectableCities: busy ? [] : depots ? [...ix.depots.keys()] : this.mode === "station" ? [...ix.stations.keys()] : [],
     });
   }
 
