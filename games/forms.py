@@ -1,5 +1,4 @@
 from django import forms
-from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -92,8 +91,6 @@ class TableForm(forms.Form):
         high = max(cfg.max_players for cfg in rulesets.values())
         self.fields["seat_count"].choices = [(n, n) for n in range(low, high + 1)]
         ruleset.widget.choices = ruleset.choices
-        if not settings.WAREHOUSES_ON_PAGE:
-            del self.fields["warehouses"]
 
     def clean(self):
         data = super().clean()

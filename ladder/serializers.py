@@ -128,7 +128,10 @@ class QueueSerializer(serializers.Serializer):
 class TournamentSerializer(serializers.ModelSerializer):
     organizer = serializers.CharField(source="organizer.username", allow_null=True)
     league = serializers.CharField(source="league.slug", allow_null=True)
-    options = serializers.DictField()
+    options = serializers.DictField(
+        child=serializers.BooleanField(),
+        help_text='the game options of its tables: {"warehouses": true} for Warehouses & Depots',
+    )
     tiebreaks = serializers.ListField(child=serializers.CharField())
     registration_closes_at = serializers.DateTimeField(source="registration_closes")
 

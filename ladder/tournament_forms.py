@@ -6,6 +6,8 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games import engine
+from games.forms import RULESET_LABELS, AttrSelect
 from games.models import BotLevel, TimeControl
 from ladder.forms import game_choices
 from ladder.models import League, Tournament
@@ -40,7 +42,9 @@ class TournamentForm(forms.Form):
         empty_label=_("No league (open to everyone)"),
         help_text=_("A league tournament is for its members; only a league's admins run one."),
     )  # fmt: skip
-    game = forms.ChoiceField(label=_("Map and tickets"), choices=[])
+    game = forms.ChoiceField(label=_("Map and tickets"), choices=[], widget=AttrSelect)
+    # Only for a map that plays it, as on the New table form (games/forms.py).
+    warehouses = forms.BooleanField(label=_("Warehouses & Depots"), required=False)
     table_size = forms.TypedChoiceField(
         label=_("Players per table"), coerce=int, initial=4,
         choices=[(n, n) for n in range(2, 6)],
@@ -106,7 +110,13 @@ class TournamentForm(forms.Form):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = game_choices()
+        game = self.fields["game"]
+        game.choices = game_choices()
+        # Which games offer Warehouses & Depots (ladder/static/ladder/tournament_form.js).
+        game.widget.option_attrs = {
+            value: {"data-warehouses": "true" if _warehouses_allowed(value) else "false"}
+            for value, _label in game.choices
+        }
         leagues = League.objects.all()
         if not user.is_staff:
             leagues = leagues.filter(memberships__user=user, memberships__role="admin")
@@ -121,6 +131,14 @@ class TournamentForm(forms.Form):
         if len(set(chosen)) != len(chosen):
             self.add_error("tiebreak_2", _("Each tie-break can be used once."))
         data["tiebreaks"] = chosen
+        game = data.get("game")
+        if data.get("warehouses") and game and not _warehouses_allowed(game):
+            ruleset = game.split(":")[0]
+            self.add_error(
+                "warehouses",
+                _("Warehouses & Depots are not played on the %(map)s map.")
+                % {"map": RULESET_LABELS.get(ruleset, ruleset)},
+            )
         return data
 
     def settings(self) -> dict:
@@ -129,7 +147,14 @@ class TournamentForm(forms.Form):
         ruleset, variant = data.pop("game").split(":")
         for name in TIEBREAK_FIELDS:
             data.pop(name)
-        return data | {"ruleset": ruleset, "variant": variant}
+        options = {"warehouses": True} if data.pop("warehouses", False) else {}
+        return data | {"ruleset": ruleset, "variant": variant, "options": options}
+
+
+def _warehouses_allowed(game: str) -> bool:
+    """Whether the map of ``game`` (``ruleset:variant``) plays Warehouses & Depots."""
+    cfg = engine.RULESETS.get(game.split(":")[0])
+    return bool(cfg and cfg.warehouses_allowed)
 
 
 class AddPlayerForm(forms.Form):

@@ -148,6 +148,7 @@ def export(snap: Snapshot) -> dict:
             "status": t.status,
             "ruleset": t.ruleset,
             "variant": t.variant,
+            "options": dict(t.options),
             "table_size": t.table_size,
             "allow_smaller": t.allow_smaller,
             "rounds": t.round_count,

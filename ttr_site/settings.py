@@ -231,10 +231,6 @@ SOCKET_FRAME_RATE_WINDOW = env_int("SOCKET_FRAME_RATE_WINDOW", default=10)
 # address may be a club or a school behind one router.
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", default=30)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", default=200)
-# Whether the New table form offers Warehouses & Depots. Off until the table page plays the
-# module whole (issue 22: depot placement and the warehouse choices are not clickable yet);
-# tables with it can still be opened through the API and by tests.
-WAREHOUSES_ON_PAGE = env_bool("WAREHOUSES_ON_PAGE", default=False)
 MAX_OPEN_TABLES_PER_USER = env_int("MAX_OPEN_TABLES_PER_USER", default=5)  # waiting for players
 
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")

@@ -12,19 +12,6 @@ from games.models import Table
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def warehouses_on_the_page(settings):
-    settings.WAREHOUSES_ON_PAGE = True
-
-
-def test_the_form_offers_warehouses_only_once_the_page_plays_them(client, cast, settings):
-    settings.WAREHOUSES_ON_PAGE = False
-    client.force_login(cast["alice"])
-    assert 'name="warehouses"' not in client.get(reverse("table_create")).content.decode()
-    post(client, warehouses="on")
-    assert Table.objects.get(owner=cast["alice"]).options == {}  # a forged box changes nothing
-
-
 FORM = {"ruleset": "europe", "variant": "classic", "seat_count": 3,
         "time_control": "realtime", "move_seconds": 60, "turn_hours": 24}  # fmt: skip
 

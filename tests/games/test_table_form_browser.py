@@ -13,7 +13,7 @@ from tests.live import LiveSite
 
 @pytest.fixture
 def site(tmp_path):
-    live = LiveSite("embedded", tmp_path, extra_env={"WAREHOUSES_ON_PAGE": "true"}).start()
+    live = LiveSite("embedded", tmp_path).start()
     live.manage("seed_demo")
     yield live
     live.stop()
