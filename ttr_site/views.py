@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import cache_page
 from django.views.i18n import JavaScriptCatalog
 
+from games.forms import TableForm
 from ladder import rating, standings
 
 # How to play: slug -> title. Each page is written once per language (prose reads better
@@ -44,13 +45,19 @@ def rules(request, page: str = "index"):
 
 def _facts() -> dict:
     """The site's own numbers, so the rules pages never go stale."""
+    clock = TableForm.base_fields  # what a new table's clock is unless its creator changes it
     return {
+        "move_seconds": clock["move_seconds"].initial,
+        "turn_hours": clock["turn_hours"].initial,
         "timeouts": settings.TIMEOUTS_BEFORE_ABANDON,
         "start_rating": int(rating.START),
         "k": int(rating.K),
         "k_provisional": int(rating.K_PROVISIONAL),
         "provisional_games": rating.PROVISIONAL_GAMES,
         "bye_points": int(standings.BYE_POINTS),
+        # the default ("linear") placement points at a table of four and of three
+        "points_4": [int(p) for p in standings.position_points(4)],
+        "points_3": [int(p) for p in standings.position_points(3)],
     }
 
 
