@@ -10,6 +10,11 @@ urlpatterns = [
     path("tables/<int:table_id>/join/", apis.TableJoinApi.as_view(), name="api-table-join"),
     path("tables/<int:table_id>/invite/", apis.TableInviteApi.as_view(), name="api-table-invite"),
     path("tables/<int:table_id>/leave/", apis.TableLeaveApi.as_view(), name="api-table-leave"),
+    path(
+        "tables/<int:table_id>/take-back/",
+        apis.TableTakeBackApi.as_view(),
+        name="api-table-take-back",
+    ),
     path("tables/<int:table_id>/bots/", apis.TableBotsApi.as_view(), name="api-table-bots"),
     path(
         "tables/<int:table_id>/seats/<int:position>/",

@@ -117,9 +117,21 @@ class TableInviteApi(APIView):
 class TableLeaveApi(APIView):
     def post(self, request, table_id: int):
         """Give up your seat: before the start it is freed (the owner closes the table);
-        during the game a bot plays it on and it counts as abandoned."""
+        during the game a bot plays it on, it counts as abandoned (placed last) and it cannot
+        be taken back."""
         visible_table(request, table_id)
         services.table_leave(table_id=table_id, user=request.user)
+        return summary_response(request, table_id)
+
+
+@extend_schema(tags=[TAG], request=None, responses=TableSerializer)
+class TableTakeBackApi(APIView):
+    def post(self, request, table_id: int):
+        """Take back your seat a bot took over after timeouts (``can_take_back``): you play
+        it again from its next decision. A seat you gave up (``leave/``) cannot be taken back
+        (409 ``seat_conceded``)."""
+        visible_table(request, table_id)
+        services.table_take_back(table_id=table_id, user=request.user)
         return summary_response(request, table_id)
 
 

@@ -44,6 +44,7 @@ def clock_summary(table, game, seats) -> dict:
     return {
         "time_control": table.time_control,
         "move_seconds": table.move_seconds,
+        "bank_seconds": table.bank_seconds if table.time_control == REALTIME else 0,
         "turn_hours": table.turn_hours,
         "deadline": game.deadline.isoformat() if game.deadline else None,
         "turn_started_at": game.turn_started_at.isoformat() if game.turn_started_at else None,

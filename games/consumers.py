@@ -2,7 +2,10 @@
 
 Thin: parse a frame, call one service, answer. Client frames (JSON objects):
 ``{"type": "action", "action": {...}, "version": n}``, ``{"type": "chat", "text": "..."}``,
-``{"type": "sync"}``, ``{"type": "ping"}``. Server frames: ``view`` (see
+``{"type": "sync"}``, ``{"type": "ping"}``, ``{"type": "take_back"}`` (take back the seat a
+bot plays after timeouts), ``{"type": "leave"}`` (give the seat up to a bot for the rest of
+the game: docs/rules.md 1.7); after either, ``table`` and ``view`` frames follow as for any
+change of who holds a seat. Server frames: ``view`` (see
 ``broadcast.view_frame``), ``table`` (seats and status), ``chat``, ``presence``,
 ``table_changed``, ``error`` (``code``, ``message``; the connection stays open), ``pong``.
 
@@ -151,6 +154,11 @@ def _jsonable(params: dict) -> dict:
     return json.loads(json.dumps(params, default=str))
 
 
+# Frames that change who plays the user's seat: the services' table.changed push then moves
+# every socket of theirs to the seat's view, or to the public one (``_follow_access``).
+SEAT_CHANGES = {"take_back": services.table_take_back, "leave": services.table_leave}
+
+
 class TableConsumer(JsonFrameConsumer):
     """One table: the seat's own view (or the public one), chat and presence.
 
@@ -241,6 +249,8 @@ class TableConsumer(JsonFrameConsumer):
             await database_sync_to_async(services.chat_post)(
                 table_id=self.table_id, user=self.user, text=content.get("text")
             )
+        elif kind in SEAT_CHANGES:
+            await database_sync_to_async(SEAT_CHANGES[kind])(table_id=self.table_id, user=self.user)
         elif kind == "sync":
             await self._send_table()
             await self._send_sync()

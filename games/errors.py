@@ -28,6 +28,8 @@ MESSAGES = {
     "malformed_message": _("That message could not be understood: {detail}"),
     "not_your_seat": _("That seat is not yours to play."),
     "seat_taken": _("That seat is taken."),
+    "seat_conceded": _("You gave up this seat: it cannot be taken back."),
+    "seat_not_abandoned": _("You are playing this seat already."),
     "login_required": _("Log in to do that."),
     "too_many_open_tables": _(
         "Tables waiting for players are limited to {limit} per player; start or close one of "
@@ -41,7 +43,7 @@ STATUSES = statuses({
     403: {"not_seated", "not_owner", "private_table", "not_your_seat"},
     404: {"not_found"},
     409: {"table_full", "already_seated", "table_not_open", "game_not_running", "stale_version",
-          "time_up", "seat_taken"},
+          "time_up", "seat_taken", "seat_conceded", "seat_not_abandoned"},
     429: {"chat_rate_limited", "rate_limited"},
 })  # fmt: skip
 

@@ -16,7 +16,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games import engine
+from games import engine, seat_names
 
 
 def new_invite_token() -> str:
@@ -160,6 +160,9 @@ class Seat(models.Model):
     )
     bot_level = models.CharField(max_length=10, choices=BotLevel.choices, blank=True)
     abandoned = models.BooleanField(default=False)
+    conceded = models.BooleanField(
+        default=False, help_text="given up by its player: a bot plays it on for good"
+    )
     timeouts_in_row = models.PositiveSmallIntegerField(default=0)
     bank_left = models.FloatField(default=0.0, help_text="seconds left in the time bank")
     joined_at = models.DateTimeField(auto_now_add=True)
@@ -184,10 +187,22 @@ class Seat(models.Model):
         return bool(self.bot_level) and (self.user_id is None or self.abandoned)
 
     @property
+    def can_be_taken_back(self) -> bool:
+        """A bot plays this player's seat after timeouts, and they may take it back while the
+        game runs (not if they gave it up: docs/rules.md 1.7)."""
+        return self.user_id is not None and self.abandoned and not self.conceded
+
+    @property
     def label(self) -> str:
+        """The seat's name on every page, push and list (``games.seat_names``)."""
         if self.user_id is not None:
-            return self.user.public_name
-        return str(BotLevel(self.bot_level).label) if self.bot_level else "?"
+            name = self.user.public_name
+            return seat_names.covered_name(name) if self.abandoned else name
+        if not self.bot_level:
+            return "?"
+        named = seat_names.tournament_bot_names(self.table).get(self.position)
+        index = seat_names.table_bot_index(self.table_id, self.position)
+        return named or seat_names.bot_name(self.bot_level, index)
 
 
 class Game(models.Model):

@@ -16,12 +16,16 @@ RULESETS = Ruleset.values  # every rule set the engine plays (a test keeps them 
 
 class SeatSerializer(serializers.Serializer):
     position = serializers.IntegerField()
-    name = serializers.CharField(help_text="display name of the player, or the bot's level")
+    name = serializers.CharField(
+        help_text="display name: the player's, a bot's own with its level (\"Ada (medium bot)\"),"
+        " or the player's marked as played by a bot"
+    )
     username = serializers.CharField(allow_null=True)
     user_id = serializers.IntegerField(allow_null=True)
     bot_level = serializers.ChoiceField(BotLevel.choices, allow_null=True)
     is_bot = serializers.BooleanField(help_text="played by a bot now (a bot or a handed-over seat)")
-    abandoned = serializers.BooleanField()
+    abandoned = serializers.BooleanField(help_text="a bot plays this player's seat now")
+    conceded = serializers.BooleanField(help_text="its player gave it up: it stays the bot's")
     color = serializers.CharField()
     symbol = serializers.CharField()
 
@@ -45,6 +49,9 @@ class TableSerializer(serializers.Serializer):
     owner_id = serializers.IntegerField(allow_null=True)
     is_owner = serializers.BooleanField()
     your_seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat, if any")
+    can_take_back = serializers.BooleanField(
+        help_text="a bot plays the caller's seat after timeouts: POST take-back/ to play again"
+    )
     seats = SeatSerializer(many=True)
     invite_url = serializers.CharField(
         required=False, help_text="private tables, for seated players: the link to share"
@@ -102,7 +109,7 @@ class GameFrameSerializer(serializers.Serializer):
     type = serializers.ChoiceField(["view"])
     version = serializers.IntegerField(help_text="bumped by every accepted action")
     seat = serializers.IntegerField(allow_null=True, help_text="the caller's seat; null: spectator")
-    view = serializers.DictField(help_text="the redacted game view (docs/protocol.md)")
+    view = serializers.DictField(help_text="the redacted game view (described at /api/protocol/)")
     log_start = serializers.IntegerField(help_text="index of the first entry of `log`")
     log = serializers.ListField(child=serializers.DictField())
     legal = serializers.ListField(

@@ -16,6 +16,7 @@ urlpatterns = [
     path("table/<int:table_id>/", views.table_page, name="table"),
     path("table/<int:table_id>/join/", views.table_join, name="table_join"),
     path("table/<int:table_id>/leave/", views.table_leave, name="table_leave"),
+    path("table/<int:table_id>/take-back/", views.table_take_back, name="table_take_back"),
     path("table/<int:table_id>/bot/", views.table_add_bot, name="table_add_bot"),
     path("table/<int:table_id>/remove/", views.table_remove_seat, name="table_remove_seat"),
     path("table/<int:table_id>/start/", views.table_start, name="table_start"),

@@ -45,10 +45,8 @@ def table_create(request):
                 variant=data["variant"],
                 seat_count=data["seat_count"],
                 options=form.options(),
-                time_control=data["time_control"],
-                move_seconds=data["move_seconds"] or 90,
-                turn_hours=data["turn_hours"] or 24,
                 is_private=data["is_private"],
+                **form.clock(),
             )
             if data["bots"]:
                 for _ in range(table.seat_count - 1):
@@ -137,12 +135,27 @@ def table_join(request, table_id):
 @login_required
 @require_POST
 def table_leave(request, table_id):
+    playing = Table.objects.filter(pk=table_id, status=Table.Status.PLAYING).exists()
     try:
         services.table_leave(table_id=table_id, user=request.user)
     except GameError as exc:
         messages.error(request, exc.message)
         return redirect("table", table_id=table_id)
+    if playing:  # a bot plays the seat on: the player may watch the game to its end
+        messages.success(request, gettext("You left the game; a bot plays your seat to the end."))
+        return redirect("table", table_id=table_id)
     return redirect("play")
+
+
+@login_required
+@require_POST
+def table_take_back(request, table_id):
+    return _table_action(
+        request,
+        table_id,
+        lambda: services.table_take_back(table_id=table_id, user=request.user),
+        done=gettext("Your seat is yours again: you play from its next decision."),
+    )
 
 
 @login_required

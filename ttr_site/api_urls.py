@@ -4,6 +4,8 @@
 
 import re
 
+from django.conf import settings
+from django.http import HttpResponse
 from django.urls import URLResolver, include, path, re_path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
@@ -58,6 +60,12 @@ def unknown_endpoint(request, rest=""):
     return error_response("not_found", _("There is no such endpoint."))
 
 
+def api_protocol(request):
+    """docs/protocol.md: the REST conventions and every WebSocket frame, for API users."""
+    text = (settings.BASE_DIR / "docs" / "protocol.md").read_text(encoding="utf-8")
+    return HttpResponse(text, content_type="text/plain; charset=utf-8")
+
+
 urlpatterns = [
     path("v1/", api_root, name="api-root"),
     path("v1/", include(v1)),
@@ -73,5 +81,7 @@ urlpatterns = [
         api_docs_policy(SpectacularRedocView.as_view(url_name="api-schema")),
         name="api-redoc",
     ),
+    # The socket protocol, as written for developers (docs/protocol.md), as plain text.
+    path("protocol/", api_protocol, name="api-protocol"),
     re_path(r"^(?P<rest>[\s\S]*)$", unknown_endpoint),
 ]

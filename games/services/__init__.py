@@ -25,6 +25,7 @@ from games.services.tables import (
     table_open_full,
     table_remove_seat,
     table_start,
+    table_take_back,
 )
 from games.storage import game_state
 
@@ -49,4 +50,5 @@ __all__ = [
     "table_open_full",
     "table_remove_seat",
     "table_start",
+    "table_take_back",
 ]

@@ -172,6 +172,29 @@ def game_seat_leave(*, table: Table, seat: Seat) -> None:
     )
 
 
+def game_seat_return(*, table: Table, seat: Seat) -> None:
+    """A player takes back the seat a bot played for them (caller holds the table lock and
+    announces the table): they play it from its next decision (docs/rules.md 1.7). If the
+    seat decides now, the bot's decision becomes theirs with a fresh move clock."""
+    game = Game.objects.select_for_update().get(table=table)
+    seat.abandoned = False
+    seat.bot_level = ""
+    seat.timeouts_in_row = 0
+    seat.save(update_fields=["abandoned", "bot_level", "timeouts_in_row"])
+    seats = seats_of(table)
+    state = engine.from_json(game.state)
+    deciding = seat.position in engine.current_seats(state)
+    _set_clock(game, table, seats, state, timezone.now(), restart=deciding)
+    game.save(update_fields=["deadline", "turn_started_at"])
+    version = game.version
+    since = engine.log_length(state)
+    # The pushes of this version name the player as the seat's holder again; their sockets
+    # move to the seat's view on ``table.changed`` (TableConsumer._follow_access).
+    transaction.on_commit(
+        lambda: effects.move_committed(game, table, seats, version, state, since, [])
+    )
+
+
 def game_end(*, table: Table) -> dict[int, int]:
     """Stop a running game where it stands (caller holds the table lock and announces the
     table): no more moves, clocks or bot turns. Returns each seat's public score now."""
@@ -262,7 +285,12 @@ def _apply(
     entries = engine.detach_log(state)  # stored in the event, not in the state
     game.version += 1
     game.state = engine.to_json(state)
-    _charge(table, game, seat, now, timed_out, count_timeout)
+    # The steps of one decision share one clock: the bank pays the decision's overtime once,
+    # when the seat has finished deciding (charging every step took it again at each step).
+    decided = (
+        step.clock_restarts or step.game_over or seat.position not in engine.current_seats(state)
+    )
+    _charge(table, game, seat, now, timed_out, count_timeout, decided=decided)
     # The clock restarts when a turn begins, not for the later steps of a turn (second card,
     # tunnel payment, keeping tickets): the engine says which (engine.Step).
     _set_clock(game, table, seats, state, now, restart=step.clock_restarts)
@@ -282,12 +310,17 @@ def _apply(
     )
 
 
-def _charge(table, game, seat: Seat, now, timed_out: bool, count_timeout: bool) -> None:
-    """Update the acting seat's bank and its run of timeouts (one per timed-out turn)."""
+def _charge(
+    table, game, seat: Seat, now, timed_out: bool, count_timeout: bool, *, decided: bool
+) -> None:
+    """Update the acting seat's bank and its run of timeouts (one per timed-out turn). The
+    bank is charged when the seat's decision is over (``decided``), or at its first timed-out
+    step (the timeout plays out the rest of the decision at once)."""
     if seat.is_bot or (timed_out and not count_timeout):
         return
     before = (seat.bank_left, seat.timeouts_in_row)
-    seat.bank_left = clocks.bank_after_move(table, game.turn_started_at, now, seat.bank_left)
+    if decided or timed_out:
+        seat.bank_left = clocks.bank_after_move(table, game.turn_started_at, now, seat.bank_left)
     if timed_out:
         seat.timeouts_in_row += 1
         if seat.timeouts_in_row >= settings.TIMEOUTS_BEFORE_ABANDON:
@@ -303,14 +336,16 @@ def _abandon(seat: Seat) -> None:
     """Hand the seat to a bot for the rest of the game (docs/rules.md 1.7); ratings see it last."""
     seat.abandoned = True
     seat.bot_level = seat.bot_level or BotLevel.MEDIUM
-    seat.save(update_fields=["abandoned", "bot_level", "timeouts_in_row", "bank_left"])
+    fields = ["abandoned", "conceded", "bot_level", "timeouts_in_row", "bank_left"]
+    seat.save(update_fields=fields)
     # The player's sockets at the table stop seeing the seat and watch on (TableConsumer).
     transaction.on_commit(lambda: broadcast.table_changed(seat.table_id))
     user = seat.user
-    if user is not None:
+    if user is not None and not seat.conceded:  # who gave the seat up knows it
         notification_send(
             user=user,
-            text=_("A bot took over your seat at table %(id)s.") % {"id": seat.table_id},
+            text=_("A bot took over your seat at table %(id)s."),
+            params={"id": seat.table_id},  # translated when read, in the reader's language
             url=seat.table.get_absolute_url(),
         )
 

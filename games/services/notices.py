@@ -23,7 +23,8 @@ def game_notify_turn(*, table_id: int, version: int, positions: list[int]) -> No
             continue
         notification_send(
             user=user,
-            text=translation.gettext_lazy("It is your turn at table %(id)s.") % {"id": table_id},
+            text=translation.gettext_lazy("It is your turn at table %(id)s."),
+            params={"id": table_id},  # translated when read, in the reader's language
             url=table.get_absolute_url(),
         )
         if user.email:

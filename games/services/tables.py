@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from games import broadcast, engine
 from games.errors import GameError
 from games.models import BotLevel, Game, Seat, Table, TimeControl, new_invite_token
-from games.services.moves import game_end, game_opened, game_seat_leave
+from games.services.moves import game_end, game_opened, game_seat_leave, game_seat_return
 
 
 def table_create(
@@ -163,16 +163,21 @@ def table_join(*, table_id: int, user, invite_token: str | None = None) -> Seat:
 
 def table_leave(*, table_id: int, user) -> None:
     """Give up a seat. Before the start it is freed (an owner who leaves closes the table);
-    during the game a bot plays it on and it counts as abandoned (docs/rules.md 1.7)."""
+    during the game a bot plays it on, it counts as abandoned and it cannot be taken back
+    (docs/rules.md 1.7): also a seat a bot already plays after timeouts."""
     with transaction.atomic():
         table = _locked_table(table_id)
         seat = table.seat_of(user)
         if seat is None:
             raise GameError("not_seated")
         if table.status == Table.Status.PLAYING:
+            if seat.conceded:
+                raise GameError("seat_conceded")
+            seat.conceded = True
             if seat.abandoned:
-                raise GameError("not_your_seat")
-            game_seat_leave(table=table, seat=seat)
+                seat.save(update_fields=["conceded"])
+            else:
+                game_seat_leave(table=table, seat=seat)
             _announce_table(table)
             return
         if table.status != Table.Status.OPEN:
@@ -182,6 +187,26 @@ def table_leave(*, table_id: int, user) -> None:
             table.status = Table.Status.CANCELLED
             table.save(update_fields=["status"])
         _announce_table(table)
+
+
+def table_take_back(*, table_id: int, user) -> Seat:
+    """Take back the seat a bot took over after timeouts, while the game runs: the player
+    plays it again from its next decision, and sees its cards and tickets again; a seat its
+    player gave up stays the bot's (docs/rules.md 1.7)."""
+    with transaction.atomic():
+        table = _locked_table(table_id)
+        seat = table.seat_of(user)
+        if seat is None:
+            raise GameError("not_seated")
+        if table.status != Table.Status.PLAYING:
+            raise GameError("game_not_running")
+        if seat.conceded:
+            raise GameError("seat_conceded")
+        if not seat.abandoned:
+            raise GameError("seat_not_abandoned")
+        game_seat_return(table=table, seat=seat)
+        _announce_table(table)
+    return seat
 
 
 def table_add_bot(*, table_id: int, by, level: str = BotLevel.EASY) -> Seat:

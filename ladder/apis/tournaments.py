@@ -20,7 +20,7 @@ from games.apis import parse
 from ladder import services
 from ladder import tournament_presenters as present
 from ladder.errors import LadderError
-from ladder.models import Pairing, Tournament, TournamentInvitation
+from ladder.models import Entry, Pairing, Tournament, TournamentInvitation
 from ladder.serializers import (
     EntryAddSerializer,
     EntrySerializer,
@@ -144,6 +144,7 @@ class EntriesApi(generics.GenericAPIView):
         """Everyone entered, in order of entry (withdrawn and removed entrants included)."""
         t = visible_tournament(request, slug)
         page = self.paginate_queryset(t.entries.select_related("user").order_by("id"))
+        Entry.bot_names(page)
         return self.get_paginated_response(EntrySerializer(page, many=True).data)
 
     @extend_schema(request=EntryAddSerializer, responses={201: EntrySerializer})

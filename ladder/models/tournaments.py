@@ -22,7 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from games.models import BotLevel, Ruleset, TimeControl, Variant
+from games.seat_names import entrant_bot_names
 from ladder import standings as scoring
+from ladder import stock_texts
 from ladder.models.leagues import League
 
 
@@ -116,6 +118,11 @@ class Tournament(models.Model):
 
     def get_absolute_url(self):
         return reverse("tournament", kwargs={"slug": self.slug})
+
+    @property
+    def display_description(self) -> str:
+        """The description in the reader's language if it is still the site's stock text."""
+        return stock_texts.shown(self.description)
 
     @property
     def min_table(self) -> int:
@@ -233,9 +240,24 @@ class Entry(models.Model):
 
     @property
     def label(self) -> str:
+        """The entrant's name: a bot's is the one its seats carry ("Ada (hard bot)",
+        ``games.seat_names``), read once per entry unless a page gave it (``bot_names``)."""
         if self.user_id is not None:
             return self.user.public_name
-        return f"{BotLevel(self.bot_level).label} #{self.pk}"
+        if getattr(self, "_bot_name", None) is None:
+            bots = self.tournament.entries.filter(user__isnull=True).exclude(bot_level="")
+            self._bot_name = entrant_bot_names(bots.only("pk", "bot_level")).get(self.pk, "")
+        return self._bot_name or str(BotLevel(self.bot_level).label)
+
+    @staticmethod
+    def bot_names(entries) -> None:
+        """Name the bots among ``entries`` (one tournament's) with one query."""
+        entries = list(entries)
+        if entries and any(e.user_id is None for e in entries):
+            bots = Entry.objects.filter(tournament_id=entries[0].tournament_id, user__isnull=True)
+            names = entrant_bot_names(bots.exclude(bot_level="").only("pk", "bot_level"))
+            for e in entries:
+                e._bot_name = names.get(e.pk, "")
 
     @property
     def is_active(self) -> bool:

@@ -13,7 +13,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("games", "0005_state_lz4")]
 SPLIT = [("games", "0006_log_in_events")]
-LATEST = [("games", "0007_drop_redacted_copies")]
+
+
+def _newest():
+    """Every app's newest migration: the schema the other tests expect back (not 0007: the
+    migrations after it, e.g. 0009's new column, would be left unapplied)."""
+    executor = MigrationExecutor(connection)
+    return executor.loader.graph.leaf_nodes()
 
 
 def _migrate(targets):
@@ -81,4 +87,4 @@ def test_the_log_moves_into_the_events_and_back():
         back = list(GameEvent.objects.filter(game_id=game.pk).order_by("seq"))
         assert [(e.seat, e.action, e.public, e.private) for e in back] == steps
     finally:
-        _migrate(LATEST)
+        _migrate(_newest())

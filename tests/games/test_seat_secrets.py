@@ -18,7 +18,7 @@ from django.test import Client
 from django.utils import timezone
 
 from games import engine, services
-from games.models import Game, Table
+from games.models import Game, GameEvent, Table
 from ladder import services as ladder_services
 from tests.games.test_table_socket import secret_facts, socket
 from tests.ladder.factories import LeagueFactory, MembershipFactory
@@ -328,3 +328,173 @@ def test_a_private_leagues_tournament_table_is_hidden_from_every_reader(cast, pr
     assert f"/table/{table.pk}/" not in stranger.get("/play/").content.decode()
     with pytest.raises(Exception, match="private_table"):
         services.chat_post(table_id=table.pk, user=dave, text="hello")
+
+
+# --- taking a seat back, leaving it (docs/rules.md 1.7) --------------------------------------
+
+
+def abandon_after_timeouts(table, keeper, settings) -> None:
+    """``keeper`` (seat 0) keeps their tickets in time; everyone else deciding times out and
+    a bot takes their seat (one timeout is enough here)."""
+    settings.TIMEOUTS_BEFORE_ABANDON = 1
+    game, state = game_of(table), state_of(table)
+    action = engine.legal_actions(state, 0)[0]
+    services.game_submit_action(
+        game_id=game.pk, user=keeper, action=action, expected_version=game.version
+    )
+    game = game_of(table)
+    past = timezone.now() - timedelta(hours=1)
+    Game.objects.filter(pk=game.pk).update(deadline=past, turn_started_at=past)
+    assert services.game_handle_timeout(game_id=game.pk, expected_version=game.version)
+
+
+def test_a_seat_taken_back_reaches_its_players_sockets_and_no_one_elses(cast, settings):
+    """bob's socket opened while a bot played his seat gets the seat again once he takes it
+    back; alice's (another player's) and carol's (a spectator's) never get a thing of it."""
+    alice, bob, carol = cast["alice"], cast["bob"], cast["carol"]
+    table = services.table_create(owner=alice, seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+    abandon_after_timeouts(table, alice, settings)
+
+    async def scenario():
+        bob_socket = await listen(table.pk, bob).connect()
+        alice_socket = await listen(table.pk, alice).connect()
+        carol_socket = await listen(table.pk, carol).connect()
+        for c in (bob_socket, alice_socket, carol_socket):
+            await c.drain()
+        assert views(bob_socket.frames)[-1]["seat"] is None  # he watches, for now
+        await db(services.table_take_back)(table_id=table.pk, user=bob)
+        await db(play)(table, 4)
+        for c in (bob_socket, alice_socket, carol_socket):
+            await c.drain()
+        state = await db(state_of)(table)
+        secrets = secret_facts(state, 1)
+        assert secrets
+        latest = views(bob_socket.frames)[-1]
+        assert latest["seat"] == 1 and latest["view"]["you"]["seat"] == 1
+        assert {t["id"] for t in latest["view"]["you"]["tickets"]} <= secrets
+        tables = [f for f in bob_socket.frames if f["type"] == "table"]
+        assert tables[-1]["your_seat"] == 1 and tables[-1]["can_take_back"] is False
+        assert_nothing_of_seat(alice_socket.frames, 1, secrets)
+        assert_nothing_of_seat(carol_socket.frames, 1, secrets)
+        for c in (bob_socket, alice_socket, carol_socket):
+            assert c.closed is None
+            await c.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_a_take_back_over_the_socket_moves_that_socket_to_the_seat(cast, settings):
+    alice, bob, carol = cast["alice"], cast["bob"], cast["carol"]
+    table = services.table_create(owner=alice, seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+    abandon_after_timeouts(table, alice, settings)
+
+    async def scenario():
+        carol_socket = await listen(table.pk, carol).connect()
+        await carol_socket.drain()
+        # A spectator's socket cannot take anyone's seat: an error, and nothing changes.
+        await carol_socket.communicator.send_json_to({"type": "take_back"})
+        errors = [f for f in await carol_socket.drain() if f["type"] == "error"]
+        assert [e["code"] for e in errors] == ["not_seated"]
+        assert await db(lambda: table.seats.get(user=bob).abandoned)()
+
+        bob_socket = await listen(table.pk, bob).connect()
+        await bob_socket.drain()
+        await bob_socket.communicator.send_json_to({"type": "take_back"})
+        frames = await bob_socket.drain()
+        assert not [f for f in frames if f["type"] == "error"], frames
+        assert views(frames)[-1]["seat"] == 1
+        assert not await db(lambda: table.seats.get(user=bob).abandoned)()
+        await db(play)(table, 2)
+        await carol_socket.drain()
+        state = await db(state_of)(table)
+        assert_nothing_of_seat(carol_socket.frames, 1, secret_facts(state, 1))
+        for c in (bob_socket, carol_socket):
+            await c.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_leaving_over_the_socket_cuts_the_open_socket_off_from_the_seat(cast):
+    """bob concedes from his open socket: from then on it gets public views only, and it
+    cannot take the seat back."""
+    alice, bob = cast["alice"], cast["bob"]
+    table = services.table_create(owner=alice, seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+
+    async def scenario():
+        bob_socket = await listen(table.pk, bob).connect()
+        assert views(await bob_socket.drain())[-1]["seat"] == 1
+        await bob_socket.communicator.send_json_to({"type": "leave"})
+        frames = await bob_socket.drain()
+        after = len(bob_socket.frames)
+        assert views(frames)[-1]["seat"] is None
+        tables = [f for f in frames if f["type"] == "table"]
+        assert tables[-1]["your_seat"] is None and tables[-1]["can_take_back"] is False
+        assert tables[-1]["seats"][1]["conceded"] is True
+        await bob_socket.communicator.send_json_to({"type": "take_back"})
+        errors = [f for f in await bob_socket.drain() if f["type"] == "error"]
+        assert [e["code"] for e in errors] == ["seat_conceded"]
+        await db(play)(table, 6)
+        await bob_socket.drain()
+        state = await db(state_of)(table)
+        later = bob_socket.frames[after:]
+        assert views(later) and all(f["seat"] is None for f in views(later))
+        assert_nothing_of_seat(later, 1, secret_facts(state, 1))
+        await bob_socket.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_another_players_socket_cannot_take_back_a_seat(cast, settings):
+    """alice (seated, playing her own seat) asks to take a seat back: she has none to take,
+    and bob's seat stays the bot's; her socket stays on her own seat."""
+    alice, bob = cast["alice"], cast["bob"]
+    table = services.table_create(owner=alice, seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+    abandon_after_timeouts(table, alice, settings)
+
+    async def scenario():
+        alice_socket = await listen(table.pk, alice).connect()
+        await alice_socket.drain()
+        await alice_socket.communicator.send_json_to({"type": "take_back"})
+        frames = await alice_socket.drain()
+        assert [f["code"] for f in frames if f["type"] == "error"] == ["seat_not_abandoned"]
+        assert await db(lambda: table.seats.get(user=bob).abandoned)()
+        await db(play)(table, 3)
+        await alice_socket.drain()
+        state = await db(state_of)(table)
+        assert_nothing_of_seat(alice_socket.frames, 1, secret_facts(state, 1))
+        assert {f["seat"] for f in views(alice_socket.frames)} == {0}
+        await alice_socket.communicator.disconnect()
+
+    run(scenario)
+
+
+def test_the_event_log_follows_the_seat_back_and_forth(cast, settings):
+    """The REST event log shows bob his seat's secrets only while he holds it: hidden while
+    the bot plays it, his again after the take-back, hidden for good after he leaves."""
+    from rest_framework.test import APIClient
+
+    alice, bob = cast["alice"], cast["bob"]
+    table = services.table_create(owner=alice, seat_count=2)
+    services.table_join(table_id=table.pk, user=bob)
+    abandon_after_timeouts(table, alice, settings)
+    client = APIClient()
+    client.force_authenticate(bob)
+
+    raw = [e for step in GameEvent.objects.filter(game__table=table) for e in step.entries]
+    hidden_keys = {k for e in raw if e.get("seat") == 1 for k in (e.get("secret") or {})}
+    assert hidden_keys  # seat 1's dealt tickets, at least
+
+    def secrets_shown() -> set[str]:
+        events = client.get(f"/api/v1/tables/{table.pk}/game/events/").json()["results"]
+        entries = [e for step in events for e in step["entries"] if e.get("seat") == 1]
+        return {k for e in entries for k in e} & hidden_keys
+
+    assert secrets_shown() == set()
+    services.table_take_back(table_id=table.pk, user=bob)
+    assert secrets_shown() == hidden_keys
+    services.table_leave(table_id=table.pk, user=bob)
+    assert secrets_shown() == set()

@@ -48,8 +48,9 @@ def test_an_illegal_move_and_the_bots_are_told_in_the_players_language(cast):
         assert (await socket.connect())[0]
         summary = json.loads(await socket.receive_from(timeout=5))
         with translation.override("de"):
-            easy_bot = str(translation.gettext("Easy bot"))
-        assert summary["type"] == "table" and summary["seats"][1]["name"] == easy_bot != "Easy bot"
+            easy_bot = str(translation.gettext("easy bot"))  # a bot's name: "Ada (easy bot)"
+        assert summary["type"] == "table" and easy_bot != "easy bot"
+        assert summary["seats"][1]["name"].endswith(f" ({easy_bot})")
         await socket.send_to(text_data=json.dumps(
             {"type": "action", "version": game.version,
              "action": {"type": "keep_tickets", "tickets": ["E999"]}}

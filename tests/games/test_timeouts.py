@@ -221,3 +221,43 @@ def test_a_move_just_in_time_is_taken(game, cast):
     game.refresh_from_db()
     assert game.version == 1
     assert not GameEvent.objects.get(game=game, seq__gt=0).by_timeout
+
+
+def test_the_bank_pays_a_turns_overtime_once_over_its_steps(cast):
+    """Move 60 s, bank 120 s: the first card at 70 s and the second at 80 s take 20 s from
+    the bank, not 10 + 20; the deadline between them counts from the turn's whole bank."""
+    table = services.table_create(
+        owner=cast["alice"], seat_count=2, move_seconds=60, bank_seconds=120
+    )
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    game = Game.objects.get(table=table)
+    users = {0: cast["alice"], 1: cast["bob"]}
+    for seat in (0, 1):  # both keep their tickets
+        legal = engine.legal_actions(engine.from_json(game.state), seat)
+        keep = next(a for a in legal if a["type"] == "keep_tickets")
+        game = services.game_submit_action(
+            game_id=game.pk, user=users[seat], action=keep, expected_version=game.version
+        )
+    state = engine.from_json(game.state)
+    mover = engine.current_seats(state)[0]
+    seat = Seat.objects.get(table=table, position=mover)
+
+    def draw_at(seconds_into_turn):
+        started = timezone.now() - timedelta(seconds=seconds_into_turn)
+        Game.objects.filter(pk=game.pk).update(turn_started_at=started)
+        game.refresh_from_db()
+        legal = engine.legal_actions(engine.from_json(game.state), mover)
+        draw = next(a for a in legal if a.get("source") == "deck")
+        return services.game_submit_action(
+            game_id=game.pk, user=users[mover], action=draw, expected_version=game.version
+        )
+
+    game = draw_at(70)
+    seat.refresh_from_db()
+    assert seat.bank_left == pytest.approx(120)  # the turn is not over: nothing charged yet
+    left = (game.deadline - game.turn_started_at).total_seconds()
+    assert left == pytest.approx(60 + 120)
+    game = draw_at(80)
+    seat.refresh_from_db()
+    assert seat.bank_left == pytest.approx(100, abs=1)
+    assert mover not in engine.current_seats(engine.from_json(game.state))

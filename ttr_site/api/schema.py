@@ -2,7 +2,7 @@
 
 ERROR = {
     "type": "object",
-    "description": "The one error format (docs/protocol.md lists the codes).",
+    "description": "The one error format (/api/protocol/ lists the codes).",
     "properties": {
         "code": {"type": "string", "description": "a stable reason code"},
         "message": {"type": "string", "description": "for people, in their language"},
