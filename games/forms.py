@@ -51,6 +51,12 @@ class TableForm(forms.Form):
     move_seconds = forms.IntegerField(
         label=_("Seconds per move"), min_value=10, max_value=600, initial=90, required=False
     )
+    # The tournament form's field (ladder/tournament_forms.py), same meaning and bounds: real
+    # time only; empty counts as no bank (a client that does not send it gets none).
+    bank_seconds = forms.IntegerField(
+        label=_("Time bank (seconds)"), min_value=0, max_value=3600, initial=120,
+        required=False, help_text=_("Extra time each player may use over the whole game."),
+    )  # fmt: skip
     turn_hours = forms.IntegerField(
         label=_("Hours per move"), min_value=1, max_value=72, initial=24, required=False
     )
@@ -118,16 +124,36 @@ class TableForm(forms.Form):
                 "warehouses",
                 _("Warehouses & Depots are not played on the %(map)s map.") % {"map": map_name},
             )
-        # Only the chosen time control's clock counts (the other one's field is hidden).
-        clocks = {TimeControl.REALTIME: "move_seconds", TimeControl.TURN_BASED: "turn_hours"}
-        used = clocks.get(data.get("time_control"))
-        for name in clocks.values():
-            if used and name != used:
-                self.errors.pop(name, None)
-                data[name] = None
-        if used and data.get(used) is None and used not in self.errors:
-            self.add_error(used, forms.Field.default_error_messages["required"])
+        self._clean_clock(data)
         return data
+
+    def _clean_clock(self, data) -> None:
+        """Only the chosen time control's clock counts (the other one's fields are hidden):
+        real time has seconds per move and a bank, turn-based hours per move and no bank."""
+        clocks = {
+            TimeControl.REALTIME: ("move_seconds", "bank_seconds"),
+            TimeControl.TURN_BASED: ("turn_hours",),
+        }
+        used = clocks.get(data.get("time_control"))
+        if not used:
+            return
+        for name in {n for names in clocks.values() for n in names} - set(used):
+            self.errors.pop(name, None)
+            data[name] = None
+        if data.get(used[0]) is None and used[0] not in self.errors:
+            self.add_error(used[0], forms.Field.default_error_messages["required"])
+        if "bank_seconds" in used and data.get("bank_seconds") is None:
+            data["bank_seconds"] = 0
+
+    def clock(self) -> dict:
+        """The clock arguments of ``table_create`` (the unused time control's at their default)."""
+        data = self.cleaned_data
+        return {
+            "time_control": data["time_control"],
+            "move_seconds": data.get("move_seconds") or 90,
+            "bank_seconds": data.get("bank_seconds") or 0,
+            "turn_hours": data.get("turn_hours") or 24,
+        }
 
     def options(self) -> dict:
         """The engine options of the table to create (``engine.new_game``)."""

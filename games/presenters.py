@@ -7,6 +7,29 @@ from games.models import Table
 SEAT_COLORS = ["#d1342f", "#2f6fd1", "#2e9e4f", "#e0a21b", "#7b4bb7"]
 SEAT_SYMBOLS = ["●", "■", "▲", "◆", "★"]
 
+# Who reads a rated table's ladder facts (``ladder.table_ratings.table_ratings``): games
+# imports nothing of the ladder, so the ladder hands its reader in at start-up (ladder.apps).
+_ratings_reader = None
+
+
+def set_ratings_reader(reader) -> None:
+    """Wire the ladder's reader of a rated table's ratings (``ladder.apps``)."""
+    global _ratings_reader
+    _ratings_reader = reader
+
+
+def _add_ratings(summary: dict, table: Table) -> None:
+    """A rated league table's ``ladder`` facts, and each seat's ``rating`` (and, once the
+    match is recorded, its ``rating_change``): public, like the ladder itself."""
+    summary["ladder"] = None
+    if not (table.rated and table.league_id and _ratings_reader):
+        return
+    facts = _ratings_reader(table)
+    per_seat = facts.pop("seats")
+    summary["ladder"] = facts
+    for seat in summary["seats"]:
+        seat.update(per_seat.get(seat["position"], {}))
+
 
 def seat_summary(seat) -> dict:
     return {
@@ -16,6 +39,7 @@ def seat_summary(seat) -> dict:
         "bot_level": seat.bot_level or None,
         "is_bot": seat.is_bot,
         "abandoned": seat.abandoned,
+        "conceded": seat.conceded,
         "user_id": seat.user_id,
         "color": SEAT_COLORS[seat.position],
         "symbol": SEAT_SYMBOLS[seat.position],
@@ -36,6 +60,7 @@ def table_summary(table: Table, user) -> dict:
         "seat_count": table.seat_count,
         "time_control": table.time_control,
         "move_seconds": table.move_seconds,
+        "bank_seconds": table.bank_seconds,
         "turn_hours": table.turn_hours,
         "rated": table.rated,
         "ended_early": table.ended_early,
@@ -43,8 +68,13 @@ def table_summary(table: Table, user) -> dict:
         "owner_id": table.owner_id,
         "is_owner": signed_in and table.owner_id == user.pk,
         "your_seat": mine.position if mine is not None and not mine.abandoned else None,
+        # A bot plays the caller's seat after timeouts: they may take it back (rules 1.7).
+        "can_take_back": mine is not None
+        and mine.can_be_taken_back
+        and table.status == Table.Status.PLAYING,
         "seats": [seat_summary(s) for s in seats],
     }
+    _add_ratings(summary, table)
     if mine is not None and table.is_private:
         summary["invite_url"] = reverse("table_invite", args=[table.pk, table.invite_token])
     return summary

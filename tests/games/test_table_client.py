@@ -302,6 +302,38 @@ def test_clocks_count_down_to_each_seats_deadline(page):
     assert got["texts"] == ["1:07", "3 h 2 min", "2 d 2 h"]
 
 
+def test_each_seats_panel_clock_shows_its_bank_and_the_deciders_move_time(page):
+    got = page.run(
+        """
+        const seats = [{ position: 0 }, { position: 1, is_bot: true }, { position: 2 }];
+        const clock = { time_control: "realtime", turn_started_at: "2025-01-01T00:00:00Z",
+                        move_seconds: 30, banks: { "0": 100, "1": 100, "2": 50 } };
+        const start = Date.parse(clock.turn_started_at);
+        const at = (s) => start + s * 1000;
+        const c = m.clocks;
+        const turnBased = { time_control: "turn_based", turn_hours: 24,
+                            turn_started_at: clock.turn_started_at };
+        return {
+          early: [0, 1, 2].map((s) => c.seatTime(clock, seats, [0, 1], s, at(10))),
+          overtime: c.seatTime(clock, seats, [0], 0, at(50)),
+          spent: c.seatTime(clock, seats, [0], 0, at(500)),
+          turnBased: [0, 2].map((s) => c.seatTime(turnBased, seats, [0], s, at(3600))),
+          none: c.seatTime(null, seats, [0], 0, at(1)),
+          noBank: c.seatTime({ ...clock, bank_seconds: 0 }, seats, [0], 0, at(10)),
+        };
+        """
+    )
+    assert got["noBank"] == {"bank": None, "move": 20}  # a table without a bank shows none
+    # The deciding human: move time ticking, bank untouched; a bot decides without a clock.
+    assert got["early"] == [{"bank": 100, "move": 20}, {"bank": 100, "move": None},
+                            {"bank": 50, "move": None}]  # fmt: skip
+    # Past the move time the bank drains (games/clocks.py bank_after_move), down to zero.
+    assert got["overtime"] == {"bank": 80, "move": 0}
+    assert got["spent"] == {"bank": 0, "move": 0}
+    assert got["turnBased"] == [{"bank": None, "move": 23 * 3600}, None]
+    assert got["none"] is None
+
+
 def test_the_socket_backs_off_with_jitter_and_stops_on_final_codes(page):
     got = page.run(
         """

@@ -159,10 +159,10 @@ def test_the_waiting_room_keeps_the_bot_level_of_the_last_bot_added(site):
         expect(page.locator("#bot-level")).to_have_value("easy")  # nothing added yet
         page.select_option("#bot-level", "hard")
         page.locator("#add-bot").click()
-        expect(page.locator("#seat-list")).to_contain_text("Hard bot")
+        expect(page.locator("#seat-list")).to_contain_text("(hard bot)")
         expect(page.locator("#bot-level")).to_have_value("hard")
         page.locator("#add-bot").click()  # a second one without choosing again
-        expect(page.locator("#seat-list li", has_text="Hard bot")).to_have_count(2)
+        expect(page.locator("#seat-list li", has_text="(hard bot)")).to_have_count(2)
         expect(page.locator("#bot-level")).to_have_value("hard")
 
 

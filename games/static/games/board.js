@@ -23,12 +23,17 @@
  *                          turned so their long axis is horizontal)
  *            relax         true (default): geography-seeded spring layout so routes get room
  *                          proportional to their length and never cross; false = pure projection
+ *            fit           true: the map is never taller than the window below its top edge
+ *                          (viewport.js keeps --ttr-board-fit-h up to date)
+ *            zoom          true: + / − buttons (shown where the map pans in a box, see board.css)
  *   Returns an object with:
  * b.update(state)   cheap re-render of the dynamic layer only. Every field is optional:
  *   {claims: {routeId: seat}, stations: {cityName: seat}, depots: {cityName: seat},
  *    selectableRoutes: [routeId], selectableCities: [cityName],
  *    highlight: [routeId]  (drawn with a glow, e.g. longest path),
- *    closed: [routeId]     (closed double routes, drawn faded)}
+ *    closed: [routeId]     (closed double routes, drawn faded),
+ *    marks: [{route?, city?, seat, latest?}]  each seat's last move, outlined in its colour;
+ *                          `latest` (the move just made) also glows and animates once}
  * b.destroy()       removes the DOM and all listeners.
  * b.element         the root element (div.ttr-board), b.svg the <svg>.
  * b.buildMs, b.updateMs  duration of the last create / update (ms), for diagnostics.
@@ -39,13 +44,17 @@
  *             [route--tunnel] [route--ferry] [route--double]" data-route-id="17" data-color="black">
  *   <g class="city [city--big] [city--tourist] [city--selectable] [city--station]" data-city="Paris">
  *   Both have a <title> tooltip; selectable ones get tabindex="0", role="button" (Enter/Space activates).
- *   Claimed routes also carry data-seat. A click/tap that misses by a few pixels (10px, 22px on
- *   touch screens) goes to the nearest selectable route/city.
+ *   Claimed routes also carry data-seat and are drawn as train cars, not slots: one
+ *   <g class="route__car"> per space, in the owner's colour with the owner's symbol
+ *   (<text class="route__owner">). Last moves: .route--last / .station--last (data-last-seat),
+ *   the move just made also .route--latest / .station--latest. A click/tap that misses by a
+ *   few pixels (10px, 22px on touch screens) goes to the nearest selectable route/city.
  *   Stations: <g class="station" data-station-city=.. data-seat=..>, depots: <g class="depot" ...>.
  */
 import { COLOR_FILLS, COLOR_NAMES, COLOR_SYMBOLS, COLOR_TEXT } from "./cards.js";
 import { placeLabels, routeGeometry, segDist } from "./geometry.js";
 import { layout, VIEW_W } from "./layout.js";
+import { fitToWindow, zoomControls } from "./viewport.js";
 
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -223,6 +232,7 @@ class Board {
       out.push(
         `<g class="${cls}" data-route-id="${esc(r.id)}" data-color="${r.color}"><title>${esc(this._routeTitle(r))}</title>`,
         `<line class="route__glow" filter="url(#${this.uid}-glow)" stroke-width="${glowW}" ${ln}/>`,
+        `<line class="route__mark" stroke-width="${r2(haloW + 7 * G.ui)}" ${ln}/>`,
         `<line class="route__halo route__halo--outer" stroke-width="${r2(haloW + 4 * G.ui)}" ${ln}/>`,
         `<line class="route__halo" stroke-width="${haloW}" ${ln}/>`,
         `<line class="route__hit" stroke-width="${r2(r.double ? th + 2 : Math.max(24, th + 12))}" ${ln}/>`,
@@ -263,19 +273,19 @@ class Board {
     const rg = gRoutes.children;
     this.routes.forEach((r, i) => {
       const g = rg[i];
-      const rects = [], syms = [];
-      for (const ch of g.children) {
-        const cl = ch.getAttribute("class");
-        if (cl === "route__space") rects.push(ch);
-        else if (cl === "route__sym") syms.push(ch);
-      }
-      this.routeEls.set(String(r.id), { g, title: g.firstElementChild, rects, syms, r });
+      const mark = g.querySelector(".route__mark");
+      this.routeEls.set(String(r.id), { g, title: g.firstElementChild, mark, cars: null, r });
     });
     this.cityEls = new Map();
     const cg = gCities.children;
     this.cities.forEach((c, i) => this.cityEls.set(c.name, { g: cg[i], title: cg[i].firstElementChild, c }));
 
     if (this.options.legend !== false) this._legend(root);
+    if (this.options.zoom) this._unzoom = zoomControls(root, scroller, t);
+    if (this.options.fit) {
+      root.classList.add("ttr-board--fit");
+      this._unfit = fitToWindow(root, s);
+    }
 
     this._onClick = (ev) => this._handleClick(ev);
     this._onKey = (ev) => this._handleKey(ev);
@@ -355,6 +365,12 @@ class Board {
     if (this.routes.some((r) => r.tunnel)) item(space(COLOR_FILLS.gray, "legend-tunnel"), t("tunnel"));
     if (this.routes.some((r) => r.ferry))
       item(space(COLOR_FILLS.gray) + `<path class="route__loco" d="${this._locoPath(6)}"/>`, t("ferry: locomotive required"));
+    const owner = this._player(0);
+    item(
+      `<rect x="-12" y="-8" width="24" height="16" rx="6" class="route__car-body" fill="${esc(owner.color)}"/>` +
+        `<text x="0" y="0" dy="0.36em" class="route__owner" font-size="10" fill="${textOn(owner.color)}">${esc(owner.symbol)}</text>`,
+      t("claimed: the owner's colour and symbol")
+    );
     const stations = this.options.stations ?? this.ruleset !== "new_york";
     if (stations)
       item(`<path d="${this._housePath(14)}" class="station__shape" fill="#fff"/>`, t("station"));
@@ -430,6 +446,11 @@ class Board {
     const selC = new Set((state.selectableCities || []).map(String));
     const stations = state.stations || {};
     const depots = state.depots || {};
+    const marks = new Map(), cityMarks = new Map();
+    for (const m of state.marks || []) {
+      if (m.route !== undefined && m.route !== null) marks.set(String(m.route), m);
+      if (m.city !== undefined && m.city !== null) cityMarks.set(String(m.city), m);
+    }
     this._selRoutes = sel;
     this._selCities = selC;
     this.element.classList.toggle("ttr-board--selecting", sel.size > 0 || selC.size > 0);
@@ -438,32 +459,23 @@ class Board {
       const seat = Object.prototype.hasOwnProperty.call(claims, id) ? claims[id] : undefined;
       const claimed = seat !== undefined && seat !== null;
       const isSel = sel.has(id), isHl = hl.has(id), isClosed = closed.has(id);
-      const key = (claimed ? seat : "-") + (isSel ? "s" : "") + (isHl ? "h" : "") + (isClosed ? "c" : "");
+      const mk = marks.get(id);
+      const key = (claimed ? seat : "-") + (isSel ? "s" : "") + (isHl ? "h" : "") + (isClosed ? "c" : "") + (mk ? `m${mk.seat}${mk.latest ? "l" : ""}` : "");
       if (this._routeKeys.get(id) === key) continue;
-      const prevClaim = (this._routeKeys.get(id) || "-")[0] !== "-";
       this._routeKeys.set(id, key);
       const g = e.g, r = e.r;
       g.classList.toggle("route--claimed", claimed);
       g.classList.toggle("route--selectable", isSel);
       g.classList.toggle("route--highlight", isHl);
       g.classList.toggle("route--closed", isClosed && !claimed);
-      if (claimed) {
-        const p = this._player(seat);
-        const fg = textOn(p.color);
-        g.setAttribute("data-seat", seat);
-        for (const rect of e.rects) rect.setAttribute("fill", p.color);
-        for (const tx of e.syms) {
-          tx.textContent = p.symbol;
-          tx.setAttribute("fill", fg);
-        }
-      } else if (prevClaim || g.hasAttribute("data-seat")) {
-        g.removeAttribute("data-seat");
-        for (const rect of e.rects) rect.setAttribute("fill", COLOR_FILLS[r.color]);
-        e.syms.forEach((tx, i) => {
-          tx.textContent = i < r.ferry ? "" : COLOR_SYMBOLS[r.color];
-          tx.setAttribute("fill", COLOR_TEXT[r.color]);
-        });
+      this._markRoute(e, mk);
+      if (claimed && (!e.cars || e.cars.getAttribute("data-seat") !== String(seat))) this._cars(e, seat);
+      else if (!claimed && e.cars) {
+        e.cars.remove();
+        e.cars = null;
       }
+      if (claimed) g.setAttribute("data-seat", seat);
+      else g.removeAttribute("data-seat");
       e.title.textContent = this._routeTitle(r, claimed ? seat : null) + (isClosed && !claimed ? ` · ${this.t("closed")}` : "");
       if (isSel) {
         g.setAttribute("tabindex", "0");
@@ -497,7 +509,7 @@ class Board {
     }
 
     // markers (stations, depots): few elements, rebuilt only when they change
-    const mkey = JSON.stringify([stations, depots]);
+    const mkey = JSON.stringify([stations, depots, [...cityMarks]]);
     if (mkey !== this._markerKey) {
       this._markerKey = mkey;
       const G = this.G;
@@ -509,10 +521,16 @@ class Board {
         if (!c || seat === null || seat === undefined) continue;
         const p = this._player(seat);
         const w = 18 * G.ui;
+        const mk = cityMarks.get(name);
         const g = svg("g", {
-          class: "station", "data-station-city": name, "data-seat": seat,
+          class: "station" + (mk ? " station--last" + (mk.latest ? " station--latest" : "") : ""),
+          "data-station-city": name, "data-seat": seat,
           transform: `translate(${r2(c.x)} ${r2(c.y - w * 0.05)})`,
         }, layer);
+        if (mk) {
+          g.setAttribute("data-last-seat", mk.seat);
+          svg("circle", { class: "station__mark", r: r2(w * 0.95), stroke: this._player(mk.seat).color }, g);
+        }
         svg("path", { class: "station__shape", d: this._housePath(w), fill: p.color }, g);
         const tx = svg("text", { class: "station__sym", x: 0, y: r2(w * 0.12), dy: "0.36em", "font-size": r2(w * 0.6), fill: textOn(p.color) }, g);
         tx.textContent = p.symbol;
@@ -536,6 +554,39 @@ class Board {
     return this;
   }
 
+  /** Outline a route in the colour of the seat whose last move it was (`mk`), or not. */
+  _markRoute(e, mk) {
+    const g = e.g;
+    g.classList.toggle("route--last", !!mk);
+    g.classList.toggle("route--latest", !!(mk && mk.latest));
+    if (mk) {
+      g.setAttribute("data-last-seat", mk.seat);
+      if (e.mark) e.mark.setAttribute("stroke", this._player(mk.seat).color);
+    } else g.removeAttribute("data-last-seat");
+  }
+
+  /** A claimed route's train cars: one per space, the owner's colour and symbol on each. */
+  _cars(e, seat) {
+    if (e.cars) e.cars.remove();
+    const G = this.G, r = e.r, p = this._player(seat);
+    const h = r2(G.th * 1.3), w = r2(r.space), rx = r2(Math.min(h * 0.4, w / 2));
+    const x = r2(-w / 2), y = r2(-h / 2), inset = r2(1.6 * G.ui);
+    const sym = esc(p.symbol), fg = textOn(p.color), size = r2(Math.min(G.sym * 1.1, w * 0.8));
+    const out = r.spaces.map((pt) =>
+      `<g class="route__car" transform="translate(${r2(pt.x)} ${r2(pt.y)})">` +
+      `<g class="route__car-shape" transform="rotate(${r2(r.angle)})">` +
+      `<rect class="route__car-shadow" x="${x}" y="${r2(y + 1.8 * G.ui)}" width="${w}" height="${h}" rx="${rx}"/>` +
+      `<rect class="route__car-body" x="${x}" y="${y}" width="${w}" height="${h}" rx="${rx}" fill="${esc(p.color)}"/>` +
+      `<rect class="route__car-trim" x="${r2(x + inset)}" y="${r2(y + inset)}" width="${r2(Math.max(1, w - 2 * inset))}" height="${r2(h - 2 * inset)}" rx="${r2(Math.max(0, rx - inset))}"/></g>` +
+      `<text class="route__owner" dy="0.36em" font-size="${size}" fill="${fg}">${sym}</text></g>`
+    );
+    const g = svg("g", { class: "route__cars", "data-seat": seat }, e.g);
+    g.innerHTML = out.join("");
+    // each car's place in the roll-in, set through the CSSOM (the CSP refuses style attributes)
+    Array.from(g.children).forEach((car, i) => car.style.setProperty("--i", String(i)));
+    e.cars = g;
+  }
+
   routeElement(id) {
     const e = this.routeEls.get(String(id));
     return e ? e.g : null;
@@ -549,6 +600,8 @@ class Board {
     if (!this.svg) return;
     this.svg.removeEventListener("click", this._onClick);
     this.svg.removeEventListener("keydown", this._onKey);
+    if (this._unfit) this._unfit();
+    if (this._unzoom) this._unzoom();
     if (this.element.parentNode) this.element.parentNode.removeChild(this.element);
     this.routeEls.clear();
     this.cityEls.clear();

@@ -1,9 +1,10 @@
 /**
  * The move clock: when each seat's time runs out (from the `clock` facts of a view frame,
- * see games/broadcast.py) and the countdown shown in the turn banner.
+ * see games/broadcast.py), the countdown shown in the turn banner and each seat's clock on
+ * its panel (its time bank; the deciding seat's move clock).
  * @module clocks
  */
-import { icon } from "./dom.js";
+import { h, icon } from "./dom.js";
 import { fmt, t } from "./i18n.js";
 
 /**
@@ -12,6 +13,7 @@ import { fmt, t } from "./i18n.js";
  * @property {string} [turn_started_at]  ISO time
  * @property {string} [deadline]         ISO time (used when turn_started_at is absent)
  * @property {number} [move_seconds]
+ * @property {number} [bank_seconds]     the table's bank at the start (0: none to show)
  * @property {number} [turn_hours]
  * @property {Record<string, number>} [banks]  realtime: each seat's reserve, seconds
  */
@@ -58,15 +60,74 @@ export function formatTimeLeft(left) {
 }
 
 /**
- * The countdown of the current decision in #turn-clock (from the frame's `clock`, if the
- * server sends one); starts a once-a-second tick the first time.
+ * A seat's time at `now`, from the server's clock facts: `bank`, the seconds left in its
+ * bank (real time; the deciding seat's drains once its move time is used up, as
+ * games/clocks.py charges it), and for a deciding human seat `move`, the seconds left of the
+ * move time (real time) or of the turn (turn-based). Null when the seat has no clock to show.
+ * @param {Clock|null|undefined} clock
+ * @param {{position: number, is_bot?: boolean}[]} seats
+ * @param {number[]} currentSeats
+ * @param {number} seat
+ * @param {number} now  ms since the epoch
+ * @returns {{bank: number|null, move: number|null}|null}
+ */
+export function seatTime(clock, seats, currentSeats, seat, now) {
+  if (!clock) return null;
+  const s = (seats || []).find((x) => x.position === seat);
+  const start = Date.parse(clock.turn_started_at || "");
+  const deciding = (currentSeats || []).includes(seat) && !(s && s.is_bot) && !isNaN(start);
+  const elapsed = deciding ? Math.max(0, (now - start) / 1000) : 0;
+  if (clock.time_control !== "realtime") {
+    if (!deciding) return null;
+    const deadline = seatDeadline(clock, seats, seat);
+    return deadline === null || isNaN(deadline) ? null : { bank: null, move: Math.max(0, (deadline - now) / 1000) };
+  }
+  const moveSeconds = Number(clock.move_seconds || 0);
+  const bank = Math.max(0, Number((clock.banks || {})[String(seat)]) || 0);
+  const hasBank = clock.bank_seconds === undefined || Number(clock.bank_seconds) > 0; // a table without one shows none
+  return {
+    bank: hasBank ? Math.max(0, bank - Math.max(0, elapsed - moveSeconds)) : null,
+    move: deciding ? Math.max(0, moveSeconds - elapsed) : null,
+  };
+}
+
+/** One part of a panel clock: its mark (an icon or a word), the time, what it is. */
+function clockPart(cls, mark, seconds, label) {
+  return h("span", { class: "clock-part " + cls, title: label }, mark,
+    h("span", { class: "clock-value", text: formatTimeLeft(seconds) }), h("span", { class: "visually-hidden", text: " " + label }));
+}
+
+/**
+ * Every seat's clock on its panel (`#players [data-clock-seat]`): its time bank, and for
+ * the deciding seat the move clock ticking down. Called on every render and every tick.
+ * @param {any} app  the TableApp
+ */
+export function renderPanelClocks(app) {
+  const over = !app.view || app.view.phase === "over" || app.summary.ended_early;
+  const now = Date.now();
+  for (const el of document.querySelectorAll("#players [data-clock-seat]")) {
+    const seat = Number(el.dataset.clockSeat);
+    const time = over ? null : seatTime(app.clock, app.summary.seats, app.view.current_seats, seat, now);
+    el.textContent = "";
+    el.classList.toggle("is-running", !!time && time.move !== null);
+    if (!time) continue;
+    if (time.move !== null) el.append(clockPart("clock-move", icon("clock"), time.move, t("time left for this move")));
+    if (time.bank !== null) el.append(clockPart("clock-bank", h("span", { class: "clock-mark", "aria-hidden": "true", text: t("bank") }), time.bank, t("time bank")));
+    el.classList.toggle("is-low", time.move !== null && time.move + (time.bank || 0) < 15);
+  }
+}
+
+/**
+ * The countdown of the current decision in #turn-clock and every panel's clock (from the
+ * frame's `clock`, if the server sends one); starts a once-a-second tick the first time.
  * @param {any} app  the TableApp
  */
 export function tickClock(app) {
+  if (!app.clockTimer) app.clockTimer = setInterval(() => tickClock(app), 1000);
+  renderPanelClocks(app);
   const el = document.getElementById("turn-clock");
   if (!el) return;
   const c = app.clock;
-  if (!app.clockTimer) app.clockTimer = setInterval(() => tickClock(app), 1000);
   const over = !app.view || app.view.phase === "over" || app.summary.ended_early;
   const mine = app.isMyDecision();
   const deadline = c && !over ? shownDeadline(c, app.summary.seats, app.view.current_seats, mine ? app.seat : null) : null;

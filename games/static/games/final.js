@@ -82,9 +82,31 @@ function partCell(part, p, ctx) {
 }
 
 /**
+ * A rated table's rating column: each player's change and new rating once the match is
+ * recorded (`seat.rating_change`, ladder/table_ratings.py), else why there is none yet.
+ * @param {object} p  the seat's final result
+ * @param {{ladder: any, seats: any[]}} ctx
+ */
+function ratingCell(p, ctx) {
+  const seat = (ctx.seats || []).find((s) => s.position === p.seat) || {};
+  const c = seat.rating_change;
+  const status = ctx.ladder.status;
+  const td = h("td", { class: "num rating-change", "data-label": t("Rating"), "data-status": c ? "recorded" : status });
+  if (c) {
+    td.dataset.delta = String(c.delta);
+    td.append(h("strong", { class: "rating-delta " + (c.delta < 0 ? "is-down" : "is-up"), text: signed(c.delta) }),
+      h("div", { class: "muted small-print rating-after", text: fmt(t("now %(rating)s"), { rating: c.display }) }));
+  } else if (!seat.rating) td.textContent = "—"; // a bot's seat is not rated
+  else if (status === "annulled") td.textContent = t("annulled");
+  else td.append(h("span", { class: "muted small-print", text: ctx.ladder.by_tournament ? t("when the tournament ends") : t("being recorded…") }));
+  return td;
+}
+
+/**
  * @param {HTMLTableElement} table
  * @param {{players: object[]}} final   the view's `final`
- * @param {import("./log.js").LogContext & {ruleset?: string, options?: object}} ctx
+ * @param {import("./log.js").LogContext & {ruleset?: string, options?: object, ladder?: any, seats?: any[]}} ctx
+ *   (`ladder` and `seats`: a rated table's summary facts, for its rating column)
  * @param {{color: string, symbol: string}[]} players
  * @param {(p: object|null, sticky?: boolean) => void} [onHover]
  */
@@ -94,7 +116,8 @@ export function renderFinalTable(table, final, ctx, players, onHover) {
   table.appendChild(h("thead", null, h("tr", null,
     h("th", { text: t("Rank") }), h("th", { text: t("Player") }),
     ...parts.map((part) => h("th", { class: part.key === "ticket_points" ? "" : "num", "data-part": part.key, text: part.label() })),
-    h("th", { class: "num", text: t("Total") }))));
+    h("th", { class: "num", text: t("Total") }),
+    ctx.ladder ? h("th", { class: "num", text: t("Rating") }) : null)));
   const body = h("tbody");
   const rows = [...final.players].sort((a, b) => a.rank - b.rank || a.seat - b.seat);
   for (const p of rows) {
@@ -102,7 +125,8 @@ export function renderFinalTable(table, final, ctx, players, onHover) {
       h("td", { class: "rank" }, p.rank === 1 ? icon("trophy") : null, " " + p.rank),
       h("td", { class: "who" }, seatToken(p.seat, players), " ", h("span", { text: ctx.name(p.seat) })),
       ...parts.map((part) => partCell(part, p, ctx)),
-      h("td", { class: "num total", "data-label": t("Total"), text: String(p.score) }));
+      h("td", { class: "num total", "data-label": t("Total"), text: String(p.score) }),
+      ctx.ladder ? ratingCell(p, ctx) : null);
     if (onHover) {
       tr.addEventListener("mouseenter", () => onHover(p));
       tr.addEventListener("mouseleave", () => onHover(null));

@@ -17,12 +17,13 @@ export function renderHand(app) {
     return;
   }
   box.textContent = "";
+  const fresh = freshness(app, "_handSeen", you.hand || {}, (before, now, c) => (now[c] || 0) > (before[c] || 0));
   let total = 0;
   for (const color of handColors(app.board, you.hand)) {
     const n = (you.hand && you.hand[color]) || 0;
     total += n;
     box.appendChild(h("div", {
-      class: "hand-card" + (color === "locomotive" ? " card--loco" : "") + (n ? "" : " is-empty"),
+      class: "hand-card" + (color === "locomotive" ? " card--loco" : "") + (n ? "" : " is-empty") + fresh(color),
       "data-color": color,
       "data-count": n,
       title: fmt(t("%(color)s: %(n)s"), { color: colorLabel(color), n }),
@@ -76,4 +77,24 @@ export function ticketItem(app, tk) {
   li.addEventListener("mouseenter", () => app.focusCities([tk.a, tk.b]));
   li.addEventListener("mouseleave", () => app.focusCities([]));
   return li;
+}
+
+/**
+ * Which cards are new since the previous move (the version before): `test(before, now, key)`.
+ * The first render of a move marks them " is-new" (a short animation, board.css/table.css);
+ * later renders of the same move " is-drawn" (the outline only, so nothing replays).
+ * @param {any} app the TableApp (keeps what it saw under `slot`)
+ * @param {string} slot
+ * @param {any} now
+ * @param {(before: any, now: any, key: any) => boolean} test
+ * @returns {(key: any) => string} the class to add for a key
+ */
+export function freshness(app, slot, now, test) {
+  const seen = app[slot];
+  let state;
+  if (!seen) state = { version: app.version, before: null, now, first: false };
+  else if (seen.version !== app.version) state = { version: app.version, before: seen.now, now, first: true };
+  else state = { ...seen, now, first: false };
+  app[slot] = state;
+  return (key) => (state.before && test(state.before, now, key) ? (state.first ? " is-new" : " is-drawn") : "");
 }

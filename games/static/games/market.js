@@ -6,6 +6,7 @@
  */
 import { colorLabel, fillOf, symbolOf, textOf } from "./cards.js";
 import { h } from "./dom.js";
+import { freshness } from "./hand.js";
 import { fmt, t } from "./i18n.js";
 
 /** @param {any} app the TableApp */
@@ -15,6 +16,7 @@ export function renderMarket(app) {
   const box = document.getElementById("faceup");
   box.textContent = "";
   const mine = app.isMyDecision();
+  const fresh = freshness(app, "_faceupSeen", v.faceup || [], (before, now, slot) => !!now[slot] && before[slot] !== now[slot]);
   (v.faceup || []).forEach((color, slot) => {
     const a = (ix.faceup.get(slot) || [])[0];
     let why = "";
@@ -26,7 +28,7 @@ export function renderMarket(app) {
     }
     const btn = h("button", {
       type: "button",
-      class: "faceup-card" + (color === "locomotive" ? " card--loco" : "") + (color ? "" : " faceup-card--empty"),
+      class: "faceup-card" + (color === "locomotive" ? " card--loco" : "") + (color ? "" : " faceup-card--empty") + fresh(slot),
       "data-slot": slot,
       "data-color": color || "",
       disabled: !a || app.busy,

@@ -4,8 +4,10 @@
  * warehouse's card count), whether it is online, and what the current seat is doing.
  * @module players
  */
+import { renderPanelClocks } from "./clocks.js";
 import { h, icon, seatToken } from "./dom.js";
-import { t } from "./i18n.js";
+import { fmt, t } from "./i18n.js";
+import { markLastMove } from "./lastmove.js";
 
 /** Fill #players from the latest view. @param {any} app the TableApp */
 export function renderPlayers(app) {
@@ -28,17 +30,35 @@ export function renderPlayers(app) {
     },
       h("div", { class: "player-head" },
         seatToken(p.seat, app.players),
-        h("span", { class: "player-name", text: s.name || app.name(p.seat) }),
+        h("span", { class: "player-name", text: s.name || app.name(p.seat), title: s.name || app.name(p.seat) }),
         p.seat === app.seat ? h("span", { class: "tag tag-you", text: t("you") }) : null,
-        s.is_bot ? h("span", { class: "tag", text: t("bot") }) : null,
+        // a bot's name says so ("Ada (medium bot)", "Bob (bot playing)": seat_names.py)
+        s.is_bot && !s.name ? h("span", { class: "tag", text: t("bot") }) : null,
+        ratingTag(app.summary, s),
         online === null ? null : h("span", { class: "online-dot" + (online ? " is-online" : ""), title: online ? t("Online") : t("Offline") }),
         h("span", { class: "player-score", title: t("Score") }, String(p.score))),
       h("div", { class: "player-stats" },
         playerStats(p, { taxis: app.taxis, wh: app.wh }),
-        isCurrent ? h("span", { class: "player-doing", text: doingLabel(app, p.seat) }) : null)
+        isCurrent ? h("span", { class: "player-doing", text: doingLabel(app, p.seat) }) : null,
+        h("span", { class: "player-clock", "data-clock-seat": p.seat }))
     );
+    markLastMove(app, li, p.seat); // lastmove.js: the seat's last move, until it moves again
     list.appendChild(li);
   }
+  renderPanelClocks(app);
+}
+
+/**
+ * A seat's current rating on the ladder a rated table counts for (`seat.rating`, see
+ * ladder/table_ratings.py); "?" marks a provisional one. Null at other tables.
+ * @param {any} summary  the table summary
+ * @param {any} seat     its seat
+ */
+export function ratingTag(summary, seat) {
+  if (!summary.ladder || !seat.rating) return null;
+  const label = fmt(t("Rating in %(league)s"), { league: summary.ladder.league.name });
+  return h("span", { class: "player-rating", title: label },
+    h("span", { class: "visually-hidden", text: label + ": " }), seat.rating.display);
 }
 
 /**

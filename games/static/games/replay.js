@@ -4,7 +4,9 @@
  * (frames[k] is the state after actions[k - 1]; each action carries its `seat`).
  * Test hooks: #replay-first/#replay-prev/#replay-play/#replay-next/#replay-last, #replay-slider,
  * #replay-step, #replay-action, body[data-step], #players [data-seat] (with #hand-like
- * [data-color] cards and [data-ticket-id] tickets), #final-scores.
+ * [data-color] cards and [data-ticket-id] tickets), #final-scores; the autoplay speed
+ * #replay-speed (#replay[data-speed], [data-interval-ms], [data-playing]); the move list
+ * #replay-moves, one button per step ([data-step], the current one [aria-current="step"]).
  */
 import { createBoard } from "./board.js";
 import { colorLabel, fillOf, symbolOf, textOf, useTaxis } from "./cards.js";
@@ -12,7 +14,7 @@ import { h, readJson, seatToken } from "./dom.js";
 import { renderFinalTable } from "./final.js";
 import { handColors } from "./hand.js";
 import { fmt, t } from "./i18n.js";
-import { logLine } from "./log.js";
+import { describeLog, logLine } from "./log.js";
 import { boardPlayers, boardState, indexBoard } from "./model.js";
 import { playerStats } from "./players.js";
 
@@ -37,6 +39,8 @@ function start() {
   let step = 0;
   let timer = null;
   let highlightSeat = null;
+  const BASE_MS = 700; // one step per 0.7 s at 1×
+  let speed = 1;
 
   const boardView = createBoard(document.getElementById("board"), board, { players, t, stations: !taxis, depots: wh, minWidth: window.matchMedia && window.matchMedia("(max-width: 720px)").matches ? 640 : 0 });
 
@@ -192,10 +196,46 @@ function start() {
     box.classList.remove("hidden");
     if (box.dataset.done) return;
     box.dataset.done = "1";
-    renderFinalTable(document.getElementById("final-scores"), v.final, { ...ctx, ruleset: v.ruleset || summary.ruleset, options: v.options }, players, (p) => {
+    renderFinalTable(document.getElementById("final-scores"), v.final, { ...ctx, ruleset: v.ruleset || summary.ruleset, options: v.options, ladder: summary.ladder, seats: summary.seats }, players, (p) => {
       highlightSeat = p ? p.seat : null;
       renderBoard(frames[step]);
     });
+  }
+
+  /** The move list: every step numbered, its mover's token and what they did; a click jumps. */
+  function buildMoves() {
+    const list = document.getElementById("replay-moves");
+    if (!list) return;
+    const items = [];
+    for (let k = 0; k <= last; k++) {
+      const e = entriesFor(k)[0];
+      const button = h("button", { type: "button", class: "replay-move", "data-step": k },
+        h("span", { class: "replay-move-num", text: String(k) }));
+      if (k === 0) {
+        button.append(h("span", { class: "seat-token seat-token--none", "aria-hidden": "true", text: "•" }),
+          h("span", { class: "log-text", text: t("Cards and tickets dealt") }));
+      } else {
+        const d = describeLog(e, ctx);
+        button.append(seatToken(e.seat, players), d.node);
+        if (d.important) button.classList.add("is-major");
+      }
+      button.addEventListener("click", () => { stop(); go(k); });
+      items.push(h("li", null, button));
+    }
+    list.replaceChildren(...items);
+  }
+
+  /** Mark the current step in the move list and scroll the list (only the list) to it. */
+  function showMove(k) {
+    const list = document.getElementById("replay-moves");
+    if (!list) return;
+    list.querySelectorAll("[aria-current]").forEach((b) => b.removeAttribute("aria-current"));
+    const button = list.querySelector(`[data-step="${k}"]`);
+    if (!button) return;
+    button.setAttribute("aria-current", "step");
+    const item = button.parentElement;
+    if (item.offsetTop < list.scrollTop) list.scrollTop = item.offsetTop;
+    else if (item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = item.offsetTop + item.offsetHeight - list.clientHeight;
   }
 
   function go(k) {
@@ -210,6 +250,7 @@ function start() {
     document.getElementById("replay-next").disabled = step === last;
     document.getElementById("replay-last").disabled = step === last;
     renderAction(step);
+    showMove(step);
     renderFaceup(v);
     renderPlayers(v, step > 0 ? (actions[step - 1] || {}).seat : null);
     renderBoard(v);
@@ -221,14 +262,39 @@ function start() {
   function stop() {
     clearInterval(timer);
     timer = null;
+    root.dataset.playing = "false";
     playBtn.textContent = "▶";
     playBtn.setAttribute("aria-label", playBtn.dataset.labelPlay || t("Play"));
   }
   function play() {
     if (step >= last) go(0);
-    timer = setInterval(() => go(step + 1), 700);
+    clearInterval(timer);
+    timer = setInterval(() => go(step + 1), BASE_MS / speed);
+    root.dataset.playing = "true";
     playBtn.textContent = "❚❚";
     playBtn.setAttribute("aria-label", playBtn.dataset.labelPause || t("Pause"));
+  }
+  /** The autoplay speed (0.5× to 4×); a running autoplay goes on at the new pace. */
+  function setSpeed(value) {
+    speed = [0.5, 1, 2, 4].includes(value) ? value : 1;
+    root.dataset.speed = String(speed);
+    root.dataset.intervalMs = String(BASE_MS / speed);
+    if (timer) play();
+  }
+  const speedSelect = document.getElementById("replay-speed");
+  if (speedSelect) {
+    speedSelect.addEventListener("change", () => {
+      setSpeed(Number(speedSelect.value));
+      try {
+        localStorage.setItem("ttr.replaySpeed", String(speed));
+      } catch (e) { /* private mode: the choice lasts for this page */ }
+    });
+    let saved = null;
+    try {
+      saved = Number(localStorage.getItem("ttr.replaySpeed"));
+    } catch (e) { /* no storage */ }
+    if (saved && [0.5, 1, 2, 4].includes(saved)) speedSelect.value = String(saved);
+    setSpeed(Number(speedSelect.value));
   }
   playBtn.addEventListener("click", () => (timer ? stop() : play()));
   document.getElementById("replay-first").addEventListener("click", () => { stop(); go(0); });
@@ -248,6 +314,8 @@ function start() {
     else handled = false;
     if (handled) ev.preventDefault();
   });
+  buildMoves();
+  stop();
   const hash = /^#step-(\d+)$/.exec(location.hash);
   go(hash ? Number(hash[1]) : 0);
 }

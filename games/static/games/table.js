@@ -29,9 +29,12 @@ import { renderHand, renderTickets } from "./hand.js";
 import { colorLabel, useTaxis } from "./cards.js";
 import { fmt, nt, t } from "./i18n.js";
 import { logLine } from "./log.js";
+import { boardMarks, turnsOf } from "./lastmove.js";
 import { renderMarket } from "./market.js";
 import { boardPlayers, boardState, canonical, indexBoard, legalIndex } from "./model.js";
 import { renderPlayers } from "./players.js";
+import { bindSeatActions, renderSeatActions, seatsHandedOver } from "./seat.js";
+import { createTurnSignals } from "./signals.js";
 
 /** The live table: its state (latest view, legal actions, version, log) and the socket. */
 export class TableApp {
@@ -217,6 +220,7 @@ export class TableApp {
       location.reload();
       return;
     }
+    if (this.view && seatsHandedOver(this.summary, summary)) this.sendFrame({ type: "sync" }); // seat.js
     this.summary = summary;
     if (summary.ended_early) this.legal = []; // the organizer stopped the game: no more moves
     if (this.boardView && this.game) this.render();
@@ -253,6 +257,8 @@ export class TableApp {
     document.body.dataset.version = String(f.version);
     document.body.dataset.phase = f.view.phase;
     this.render();
+    // Turn signals (signals.js): a tone, a notification and a flashing title when a decision starts.
+    (this.signals ||= createTurnSignals()).update({ mine: this.isMyDecision(), seated: this.seat !== null && this.seat !== undefined, view: f.view });
     this.retryStale();
   }
 
@@ -324,6 +330,8 @@ export class TableApp {
         stations: !this.taxis,
         minWidth: narrow ? 640 : 0,
         depots: this.wh,
+        fit: true, // the whole map in the window (viewport.js)
+        zoom: true, // + / − where the map pans in a box (phones)
         onRouteClick: (id) => this.onRouteClick(id),
         onCityClick: (name) => this.onCityClick(name),
       });
@@ -362,6 +370,7 @@ export class TableApp {
       });
     }
     bindDialogs(this, () => renderBanner(this));
+    bindSeatActions(this); // seat.js: take the seat back, leave the game
     document.querySelector(".action-error-close").addEventListener("click", () => this.hideError());
     // chat
     document.getElementById("chat-form").addEventListener("submit", (ev) => {
@@ -441,6 +450,7 @@ export class TableApp {
     this.renderBoard();
     renderDialogs(this);
     this.renderFinal();
+    renderSeatActions(this);
   }
 
   offerKey() {
@@ -483,6 +493,7 @@ export class TableApp {
       depots: st.depots,
       closed: st.closed,
       highlight,
+      marks: v.final ? [] : boardMarks(turnsOf(this)), // lastmove.js: each seat's last move
       selectableRoutes: !busy && this.mode === null ? [...ix.claims.keys()].map(Number) : [],
       selectableCities: busy ? [] : depots ? [...ix.depots.keys()] : this.mode === "station" ? [...ix.stations.keys()] : [],
     });
@@ -497,12 +508,14 @@ export class TableApp {
       return;
     }
     sec.classList.remove("hidden");
-    const key = this.version;
+    // a rated table's rating changes arrive with a later summary (ladder/table_ratings.py)
+    const key = this.version + ":" + JSON.stringify(this.summary.ladder ? this.summary.seats : null);
     if (sec.dataset.key === String(key)) return;
     sec.dataset.key = String(key);
     document.getElementById("final-reason").textContent =
       v.final.reason === "all_passed" ? t("The game ended because no player could do anything.") : t("The game ended after the last round.");
-    const ctx = { idx: this.idx, name: (s) => this.name(s), ruleset: v.ruleset || this.summary.ruleset, options: v.options };
+    const ctx = { idx: this.idx, name: (s) => this.name(s), ruleset: v.ruleset || this.summary.ruleset, options: v.options,
+      ladder: this.summary.ladder, seats: this.summary.seats };
     renderFinalTable(document.getElementById("final-scores"), v.final, ctx, this.players, (p, sticky) => {
       if (sticky) this.stickySeat = this.stickySeat === p.seat ? null : p.seat;
       this.highlightSeat = p ? p.seat : this.stickySeat ?? null;

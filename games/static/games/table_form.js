@@ -1,7 +1,8 @@
 // The New table form: offer only what the chosen map plays (its ticket variants, its seat
-// counts, Warehouses & Depots on Europe) and only the clock field of the chosen time
-// control. The maps' facts come from the server as data- attributes (games/forms.py); the
-// form's clean() refuses the same things when this script does not run.
+// counts, Warehouses & Depots on Europe) and only the clock fields of the chosen time
+// control (real time: seconds per move and the time bank). The maps' facts come from the
+// server as data- attributes (games/forms.py); the form's clean() refuses the same things
+// when this script does not run.
 
 const form = document.getElementById("table-form");
 
@@ -44,6 +45,7 @@ if (form) {
   function syncClock() {
     const turnBased = timeControl.value === "turn_based";
     showField("move_seconds", !turnBased);
+    showField("bank_seconds", !turnBased); // a time bank only in real time
     showField("turn_hours", turnBased);
   }
 
