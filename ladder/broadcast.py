@@ -1,6 +1,12 @@
-"""Pushes to open tournament pages (group ``tournament-<id>``). Call only from ``on_commit``."""
+"""Pushes of the ladder. Call only from ``on_commit``.
 
-from games.broadcast import send
+Groups: ``tournament-<id>`` (open tournament pages) and each player's own ``user.<id>``
+(every site page they have open: ``ttr_site/static/js/notifications.js``). Best effort, as
+every push (``games.broadcast.send_all``): what a push announces is committed already.
+"""
+
+from games.broadcast import send, send_all
+from ttr_site.accounts.push import user_group
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -11,3 +17,16 @@ def tournament_changed(tournament_id: int) -> None:
     """Standings, rounds or entrants changed: open pages refresh what they show."""
     frame = {"type": "tournament_changed", "tournament": tournament_id}
     send(tournament_group(tournament_id), {"type": "frame", "frame": frame})
+
+
+def table_started(*, user_ids: list[int], table_id: int, url: str, source: str) -> None:
+    """A ranked (``source="ranked"``) or tournament (``"tournament"``) table has started for
+    these players: the pages they have open take them there (js/tablecall.js), because its
+    clock is running already."""
+    frame = {"kind": "table_started", "table": table_id, "url": url, "source": source}
+    send_all([(user_group(uid), {"type": "push", "payload": frame}) for uid in user_ids])
+
+
+def queue_changed(user_id: int) -> None:
+    """The player joined or left a queue: their open league pages redraw the queue panel."""
+    send_all([(user_group(user_id), {"type": "push", "payload": {"kind": "queue_changed"}})])

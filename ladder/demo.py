@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.models import Seat, Table
-from ladder import services
+from ladder import services, stock_texts
 from ladder.models import League, Membership
 
 GAMES = 48
@@ -83,10 +83,7 @@ def seed_demo_tournaments(users: dict, organizer, *, now=None) -> list[str]:
 
 
 def _demo_tournament(organizer, name, starts_at, **settings):
-    description = (
-        "A demo tournament: bots fill the field; log in as a demo player to join or watch."
-    )
     return services.tournament_create(
-        by=organizer, name=name, starts_at=starts_at, description=description,
+        by=organizer, name=name, starts_at=starts_at, description=stock_texts.DEMO_TOURNAMENT,
         table_size=4, allow_smaller=True, **settings,
     )  # fmt: skip

@@ -7,6 +7,10 @@ every view of the tournament is built from it, so a page shows one consistent mo
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+
+from games.seat_names import entrant_bot_names
 from ladder import standings as scoring
 from ladder.models import Entry, Pairing, PairingSeat, Round, Tournament
 
@@ -18,6 +22,17 @@ def fmt_points(value: float | None) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+class Entrant:
+    """An entry as the pages name it: a bot by its own name, the one its seats carry at the
+    tournament's tables (``games.seat_names``); anything else is the entry's own."""
+
+    def __init__(self, entry: Entry, label: str):
+        self.entry, self.label = entry, label
+
+    def __getattr__(self, name):
+        return getattr(self.entry, name)
+
+
 @dataclass
 class Snapshot:
     tournament: Tournament
@@ -26,6 +41,7 @@ class Snapshot:
     tables: dict[int, list[Pairing]]  # round number -> its pairings
     seats: dict[int, list[PairingSeat]]  # pairing id -> its seats in seat order
     rows: list[scoring.Row] = field(default_factory=list)
+    bot_names: dict[int, str] = field(default_factory=dict)  # entry id -> a bot's own name
 
     @classmethod
     def load(cls, tournament: Tournament) -> "Snapshot":
@@ -42,7 +58,13 @@ class Snapshot:
         for s in rows.order_by("pairing_id", "seat"):
             s.entry = entries[s.entry_id]
             seats[s.pairing_id].append(s)
-        return cls(tournament, entries, rounds, tables, seats, tournament.standings())
+        bots = entrant_bot_names(e for e in entries.values() if not e.user_id and e.bot_level)
+        return cls(tournament, entries, rounds, tables, seats, tournament.standings(), bots)
+
+    def shown(self, entry: Entry) -> "Entry | Entrant":
+        """``entry`` for a page: a bot with the name it plays under (``Entrant``)."""
+        name = self.bot_names.get(entry.pk)
+        return entry if name is None else Entrant(entry, name)
 
     def entry_of(self, user) -> Entry | None:
         if not getattr(user, "is_authenticated", False):
@@ -55,7 +77,7 @@ def standings_rows(snap: Snapshot) -> list[dict]:
     return [
         {
             "rank": row.rank,
-            "entry": snap.entries[row.player],
+            "entry": snap.shown(snap.entries[row.player]),
             "points": fmt_points(row.points),
             "games": row.games,
             "byes": row.byes,
@@ -66,6 +88,53 @@ def standings_rows(snap: Snapshot) -> list[dict]:
         }
         for row in snap.rows
     ]
+
+
+def player_rows(snap: Snapshot) -> list[dict]:
+    """The Players tab: every entrant and where they stand now (registered, playing, their
+    final place, withdrawn ...); once the tournament is over, in the order it finished."""
+    ranks = {row.player: row.rank for row in snap.rows}
+    entries = sorted(snap.entries.values(), key=lambda e: (e.status, -e.rating))
+    if snap.tournament.status == Tournament.Status.FINISHED:
+        entries.sort(key=lambda e: ranks.get(e.pk, len(ranks) + 1))
+    return [
+        {
+            "entry": snap.shown(e),
+            "status": entry_status(snap.tournament, e, ranks.get(e.pk), len(ranks)),
+        }
+        for e in entries
+    ]
+
+
+def entry_status(t: Tournament, entry: Entry, rank: int | None, ranked: int) -> str:
+    """What one entrant is in the tournament's current state, in words."""
+    if not entry.is_active:
+        return entry.get_status_display()  # withdrawn, removed or did not check in
+    S = Tournament.Status
+    if t.status == S.FINISHED and rank is not None:
+        return _("Final place: %(p)s of %(n)s") % {"p": rank, "n": ranked}
+    if t.status == S.RUNNING:
+        return entry.get_status_display()  # "Playing"
+    if t.status == S.CANCELLED:
+        return t.get_status_display()
+    return _("Registered")
+
+
+def moment(value) -> str:
+    """A date and time as every page shows one: the reader's zone and language."""
+    return formats.date_format(timezone.localtime(value), "DATETIME_FORMAT")
+
+
+def registered_message(t: Tournament, entry: Entry) -> str:
+    """What a player is told on registering: with check-in, when they must check in."""
+    if not t.checkin_minutes or t.status != Tournament.Status.REGISTRATION:
+        return _("You are registered. Good luck!")
+    if entry.checked_in_at is not None:
+        return _("You are registered and checked in. Good luck!")
+    return _(
+        "You are registered. This tournament needs check-in: check in between %(opens)s and "
+        "%(starts)s, or you will not be paired."
+    ) % {"opens": moment(t.checkin_opens), "starts": moment(t.starts_at)}
 
 
 def rounds_view(snap: Snapshot, user=None) -> list[dict]:
@@ -83,7 +152,12 @@ def _table(snap: Snapshot, pairing: Pairing, me: Entry | None) -> dict:
     return {
         "pairing": pairing,
         "seats": [
-            {"seat": s, "entry": s.entry, "points": fmt_points(s.points), "first": s.seat == 0}
+            {
+                "seat": s,
+                "entry": snap.shown(s.entry),
+                "points": fmt_points(s.points),
+                "first": s.seat == 0,
+            }
             for s in seats
         ],
         "mine": me is not None and any(s.entry_id == me.pk for s in seats),
@@ -110,7 +184,7 @@ def crosstable(snap: Snapshot) -> dict:
     rows = [
         {
             "rank": row.rank,
-            "entry": snap.entries[row.player],
+            "entry": snap.shown(snap.entries[row.player]),
             "points": fmt_points(row.points),
             "cells": [cells[row.player].get(n) for n in numbers],
         }
@@ -129,7 +203,7 @@ def schedule(snap: Snapshot, user) -> dict | None:
         for p in snap.tables.get(round_.number, []):
             seat = next((s for s in snap.seats[p.pk] if s.entry_id == me.pk), None)
             if seat is not None:
-                others = [s.entry for s in snap.seats[p.pk] if s.entry_id != me.pk]
+                others = [snap.shown(s.entry) for s in snap.seats[p.pk] if s.entry_id != me.pk]
                 games.append({"round": round_, "pairing": p, "seat": seat, "others": others,
                               "points": fmt_points(seat.points)})  # fmt: skip
     row = next((r for r in snap.rows if r.player == me.pk), None)
@@ -168,7 +242,7 @@ def _export_row(snap: Snapshot, row: scoring.Row) -> dict:
     entry = snap.entries[row.player]
     return {
         "rank": row.rank,
-        "player": entry.label,
+        "player": snap.shown(entry).label,
         "username": entry.user.username if entry.user_id else None,
         "bot": entry.bot_level or None,
         "status": entry.status,
@@ -196,7 +270,7 @@ def _export_round(snap: Snapshot, round_: Round) -> dict:
                 "seats": [
                     {
                         "seat": s.seat,
-                        "player": s.entry.label,
+                        "player": snap.shown(s.entry).label,
                         "place": s.place,
                         "score": s.score,
                         "points": s.points,

@@ -91,7 +91,7 @@ def _context(request, t: Tournament, tab: str) -> dict:
     if tab == "crosstable":
         context["crosstable"] = present.crosstable(snap)
     if tab == "players":
-        context["entries"] = sorted(snap.entries.values(), key=lambda e: (e.status, -e.rating))
+        context["players"] = present.player_rows(snap)
     pending = t.invitations.filter(status=TournamentInvitation.Status.PENDING)
     if request.user.is_authenticated:
         context["invitation"] = pending.filter(user=request.user).first()
@@ -125,8 +125,13 @@ def tournament_export(request, slug, fmt):
 @require_POST
 def tournament_register(request, slug):
     t = _tournament(request, slug)
-    call = lambda: services.tournament_register(tournament_id=t.pk, user=request.user)  # noqa: E731
-    return _act(request, t, call, _("You are registered. Good luck!"))
+    try:
+        entry = services.tournament_register(tournament_id=t.pk, user=request.user)
+    except LadderError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, present.registered_message(t, entry))
+    return redirect(t)
 
 
 @login_required
@@ -187,8 +192,13 @@ def entry_invite(request, slug):
 @require_POST
 def invitation_accept(request, slug):
     t = _tournament(request, slug)
-    call = lambda: services.invitation_accept(tournament_id=t.pk, user=request.user)  # noqa: E731
-    return _act(request, t, call, _("You are registered. Good luck!"))
+    try:
+        entry = services.invitation_accept(tournament_id=t.pk, user=request.user)
+    except LadderError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, present.registered_message(t, entry))
+    return redirect(t)
 
 
 @login_required

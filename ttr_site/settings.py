@@ -303,6 +303,9 @@ ACCOUNT_RATE_LIMITS = {
 
 # --- E-mail ---------------------------------------------------------------------------------
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
+if EMAIL_CONFIG.get("EMAIL_BACKEND") == "django.core.mail.backends.console.EmailBackend":
+    # Printed between rules, with its links on lines of their own (ttr_site/console_mail.py).
+    EMAIL_CONFIG["EMAIL_BACKEND"] = "ttr_site.console_mail.EmailBackend"
 globals().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="ttr <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
@@ -314,6 +317,8 @@ LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# One date and one date-time format per language, on every page (ttr_site/formats/).
+FORMAT_MODULE_PATH = ["ttr_site.formats"]
 
 # --- Static files ---------------------------------------------------------------------------
 STATIC_URL = "static/"
@@ -371,7 +376,7 @@ SPECTACULAR_SETTINGS = {
         "The public REST API of ttr. Authenticate with a personal API token "
         "(`Authorization: Bearer <token>`, created on your settings page) or the browser "
         'session. Every error is `{"code", "message"}` plus optional `detail`, `fields` '
-        "or `params`. The WebSocket protocol is described in docs/protocol.md."
+        "or `params`. The WebSocket protocol is described at /api/protocol/."
     ),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
@@ -413,11 +418,21 @@ if env_bool("BEHIND_PROXY", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 
+# Quiet unless asked: at INFO, Celery's beat and worker log every periodic task (the deadline
+# sweep runs each second) and uvicorn every request, hundreds of lines a minute in which the
+# sign-up e-mail scrolls away. LOG_LEVEL=INFO (or DEBUG) brings them all back.
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING").upper()
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own console handler (under DEBUG) printed each of its lines twice.
+        "django": {"handlers": [], "level": LOG_LEVEL},
+        "django.db.backends": {"level": "WARNING"},
+    },
 }
+if EMBEDDED:  # Celery's in-memory broker has no host by design: kombu need not warn of it
+    LOGGING["loggers"]["kombu.connection"] = {"level": "ERROR"}

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Ruleset, TimeControl, Variant
-from ladder import rating
+from ladder import rating, stock_texts
 
 
 def new_invite_token() -> str:
@@ -67,6 +67,11 @@ class League(models.Model):
 
     def get_absolute_url(self):
         return reverse("league", kwargs={"slug": self.slug})
+
+    @property
+    def display_description(self) -> str:
+        """The description in the reader's language if it is still the site's stock text."""
+        return stock_texts.shown(self.description)
 
     def time_control_choices(self) -> list[tuple[str, str]]:
         return [(v, label) for v, label in TimeControl.choices if v in self.time_controls]

@@ -1,7 +1,6 @@
 """Direct challenges between league members: challenge, then accept, and a rated table starts."""
 
 from django.db import transaction
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -96,4 +95,4 @@ def challenge_decline(*, challenge_id: int, by) -> Challenge:
 def _tell(user, text, url: str, **params) -> None:
     from ttr_site.accounts.services import notification_send
 
-    notification_send(user=user, text=format_lazy(text, **params), url=url)
+    notification_send(user=user, text=text, params=params, url=url)

@@ -9,13 +9,12 @@ import random
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services as games
 from games.models import Table, TimeControl
-from ladder import matchmaking, rating
+from ladder import broadcast, matchmaking, rating
 from ladder.errors import LadderError
 from ladder.models import League, QueueEntry, Rating
 from ladder.services.leagues import locked_league
@@ -58,6 +57,7 @@ def queue_join(
             joined_at=timezone.now(),
         )
         transaction.on_commit(lambda: _kick_matchmaker(league.pk))
+        transaction.on_commit(lambda: broadcast.queue_changed(user.pk))
     return entry
 
 
@@ -69,6 +69,7 @@ def queue_leave(*, user) -> None:
     """Stop waiting. Refused if the matchmaker has seated the player already."""
     if not QueueEntry.objects.filter(user=user).delete()[0]:
         raise LadderError("not_queued")
+    transaction.on_commit(lambda: broadcast.queue_changed(user.pk))
 
 
 def queue_match(*, league_id: int, now=None) -> list[Table]:
@@ -113,16 +114,17 @@ def rated_table_start(*, league: League, users: list, tc: str) -> Table:
     for user in users[1:]:  # the last join fills the table, which starts the game
         games.table_join(table_id=table.pk, user=user, invite_token=table.invite_token)
     _notify_seated(table, league, users)
+    ids, url = [u.pk for u in users], table.get_absolute_url()
+    transaction.on_commit(
+        lambda: broadcast.table_started(user_ids=ids, table_id=table.pk, url=url, source="ranked")
+    )
     return table
 
 
 def _notify_seated(table: Table, league: League, users: list) -> None:
     from ttr_site.accounts.services import notification_send
 
-    text = format_lazy(
-        gettext_lazy("Your ranked table in {league} has started: table {table}."),
-        league=league.name,
-        table=table.pk,
-    )
+    text = gettext_lazy("Your ranked table in {league} has started: table {table}.")
+    params = {"league": league.name, "table": table.pk}
     for user in users:
-        notification_send(user=user, text=text, url=table.get_absolute_url())
+        notification_send(user=user, text=text, params=params, url=table.get_absolute_url())

@@ -8,7 +8,6 @@ organizer enters bots only.
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy
 
 from games.models import BotLevel
@@ -107,11 +106,12 @@ def entry_invite(*, tournament_id: int, by, user) -> TournamentInvitation:
             invitation.invited_by, invitation.answered_at = by, None
             invitation.save(update_fields=["status", "invited_by", "answered_at"])
         announce(tournament)
-        text = format_lazy(
-            gettext_lazy("{organizer} invites you to {name}: accept or decline on its page."),
-            organizer=by.public_name, name=tournament.name,
-        )  # fmt: skip
-        notification_send(user=user, text=text, url=tournament.get_absolute_url())
+        notification_send(
+            user=user,
+            text=gettext_lazy("{organizer} invites you to {name}: accept or decline on its page."),
+            params={"organizer": by.public_name, "name": tournament.name},
+            url=tournament.get_absolute_url(),
+        )
     return invitation
 
 
@@ -159,8 +159,10 @@ def _answer(invitation: TournamentInvitation, status: str, now) -> None:
     else:
         text = gettext_lazy("{player} declined your invitation to {name}.")
     tournament = invitation.tournament
-    text = format_lazy(text, player=invitation.user.public_name, name=tournament.name)
-    notification_send(user=invitation.invited_by, text=text, url=tournament.get_absolute_url())
+    params = {"player": invitation.user.public_name, "name": tournament.name}
+    notification_send(
+        user=invitation.invited_by, text=text, params=params, url=tournament.get_absolute_url()
+    )
 
 
 def entry_add_bot(*, tournament_id: int, by, level: str = BotLevel.MEDIUM) -> Entry:
@@ -195,8 +197,8 @@ def entry_remove(*, tournament_id: int, by, entry_id: int) -> Entry:
         entry.status = Entry.Status.REMOVED
         entry.save(update_fields=["status"])
         announce(tournament)
-    text = format_lazy(gettext_lazy("The organizer removed you from {name}."), name=tournament.name)
-    notify_entrants(tournament, text, entries=[entry])
+    text = gettext_lazy("The organizer removed you from {name}.")
+    notify_entrants(tournament, text, entries=[entry], params={"name": tournament.name})
     return entry
 
 

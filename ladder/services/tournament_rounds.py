@@ -17,14 +17,13 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games import services as games
 from games.errors import GameError
 from games.models import Seat
-from ladder import pairing, rating, standings
+from ladder import broadcast, pairing, rating, standings
 from ladder.errors import LadderError
 from ladder.models import Entry, Pairing, PairingSeat, Round, Tournament
 from ladder.services.tournament_entries import seeding_rating
@@ -98,11 +97,8 @@ def _registration_step(t: Tournament, now) -> bool:
     if t.checkin_open(now) and not t.checkin_announced:
         t.checkin_announced = True
         t.save(update_fields=["checkin_announced"])
-        text = format_lazy(
-            gettext_lazy("Check-in for {name} is open: check in before it starts."),
-            name=t.name,
-        )
-        notify_entrants(t, text)
+        text = gettext_lazy("Check-in for {name} is open: check in before it starts.")
+        notify_entrants(t, text, params={"name": t.name})
         return True
     return False
 
@@ -112,18 +108,14 @@ def _start(t: Tournament, now) -> None:
     if t.checkin_minutes:
         no_shows = list(t.entries.filter(status=Entry.Status.ACTIVE, checked_in_at__isnull=True))
         Entry.objects.filter(pk__in=[e.pk for e in no_shows]).update(status=Entry.Status.NO_SHOW)
-        text = format_lazy(
-            gettext_lazy("You did not check in, so you are not playing in {name}."), name=t.name
-        )
-        notify_entrants(t, text, entries=no_shows)
+        text = gettext_lazy("You did not check in, so you are not playing in {name}.")
+        notify_entrants(t, text, entries=no_shows, params={"name": t.name})
     active = list(t.entries.filter(status=Entry.Status.ACTIVE).select_related("user"))
     if len(active) < t.min_table:
         t.status, t.finished_at = Status.CANCELLED, now
         t.save(update_fields=["status", "finished_at"])
-        text = format_lazy(
-            gettext_lazy("{name} was cancelled: too few players checked in."), name=t.name
-        )
-        notify_entrants(t, text, entries=active)
+        text = gettext_lazy("{name} was cancelled: too few players checked in.")
+        notify_entrants(t, text, entries=active, params={"name": t.name})
         return
     for entry in active:
         if entry.user_id is not None:
@@ -239,6 +231,18 @@ def _open_table(t: Tournament, table: Pairing) -> None:
     )
     table.table, table.status = live, Pairing.Status.PLAYING
     table.save(update_fields=["table", "status"])
+    _call_players(table)
+
+
+def _call_players(table: Pairing) -> None:
+    """After commit, the players' open pages go to their table: its clock is running."""
+    ids = [s.entry.user_id for s in table.seats.all() if s.entry.user_id]
+    live_id, url = table.table.pk, table.table.get_absolute_url()
+    transaction.on_commit(
+        lambda: broadcast.table_started(
+            user_ids=ids, table_id=live_id, url=url, source="tournament"
+        )
+    )
 
 
 def _notify_round(t: Tournament, round_: Round) -> None:
@@ -248,18 +252,14 @@ def _notify_round(t: Tournament, round_: Round) -> None:
     for seat in seats.select_related("entry__user", "pairing__table"):
         table = seat.pairing
         if table.is_bye:
-            text = format_lazy(
-                gettext_lazy("Round {round} of {name}: you have a bye ({points} points)."),
-                round=round_.number, name=t.name, points=int(standings.BYE_POINTS),
-            )  # fmt: skip
+            text = gettext_lazy("Round {round} of {name}: you have a bye ({points} points).")
+            params = {"round": round_.number, "name": t.name, "points": int(standings.BYE_POINTS)}
             url = t.get_absolute_url()
         else:
-            text = format_lazy(
-                gettext_lazy("Round {round} of {name} has started: you play at table {table}."),
-                round=round_.number, name=t.name, table=table.number,
-            )  # fmt: skip
+            text = gettext_lazy("Round {round} of {name} has started: you play at table {table}.")
+            params = {"round": round_.number, "name": t.name, "table": table.number}
             url = table.table.get_absolute_url()
-        notification_send(user=seat.entry.user, text=text, url=url)
+        notification_send(user=seat.entry.user, text=text, params=params, url=url)
 
 
 def _all_done(round_: Round) -> bool:
@@ -285,11 +285,9 @@ def _finish(t: Tournament, now) -> None:
     for row in rows:
         entry = entries[row.player]
         if entry.user_id is not None and entry.status != Entry.Status.NO_SHOW:
-            text = format_lazy(
-                gettext_lazy("{name} is over: you finished {place} of {count}."),
-                name=t.name, place=row.rank, count=len(rows),
-            )  # fmt: skip
-            notify_entrants(t, text, entries=[entry])
+            text = gettext_lazy("{name} is over: you finished {place} of {count}.")
+            params = {"name": t.name, "place": row.rank, "count": len(rows)}
+            notify_entrants(t, text, entries=[entry], params=params)
     if t.rated:
         tournament_id = t.pk
         transaction.on_commit(lambda: _rate_later(tournament_id))

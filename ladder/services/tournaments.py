@@ -7,7 +7,6 @@ Open tournament pages are told after commit (``ladder.broadcast``).
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.text import format_lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -48,14 +47,16 @@ def announce(tournament: Tournament) -> None:
     transaction.on_commit(lambda: broadcast.tournament_changed(tournament_id))
 
 
-def notify_entrants(tournament: Tournament, text, *, entries=None) -> None:
-    """A notice (lazy text, rendered in each user's language) to human entrants."""
+def notify_entrants(tournament: Tournament, text, *, entries=None, params=None) -> None:
+    """A notice to human entrants: ``text`` is a lazy message, ``params`` fill it, and each
+    reader reads it in their own language (``notification_send``)."""
     from ttr_site.accounts.services import notification_send
 
     entries = entries if entries is not None else tournament.entries.filter(status="active")
+    url = tournament.get_absolute_url()
     for entry in entries:
         if entry.user_id is not None:
-            notification_send(user=entry.user, text=text, url=tournament.get_absolute_url())
+            notification_send(user=entry.user, text=text, params=params, url=url)
 
 
 def tournament_create(*, by, name: str, starts_at, now=None, **settings) -> Tournament:
@@ -178,8 +179,8 @@ def tournament_cancel(*, tournament_id: int, by) -> Tournament:
         tournament.status = Tournament.Status.CANCELLED
         tournament.finished_at = timezone.now()
         tournament.save(update_fields=["status", "finished_at"])
-        text = format_lazy(gettext_lazy("{name} has been cancelled."), name=tournament.name)
-        notify_entrants(tournament, text)
+        text = gettext_lazy("{name} has been cancelled.")
+        notify_entrants(tournament, text, params={"name": tournament.name})
         announce(tournament)
     return tournament
 

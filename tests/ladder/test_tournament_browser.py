@@ -65,13 +65,17 @@ def test_an_organizer_runs_a_tournament_and_a_player_is_sent_to_their_table(site
         organizer.locator("#start-now").click()
         expect(organizer.locator("#tournament-status")).to_have_text("Round 1 of 2")
 
-        # The player's page was open all along: the socket brings the table to it.
+        # The player's page was open all along: the round's start takes it to the table
+        # (issue 23: its clock is running), and the tournament page links to it too.
+        expect(player).to_have_url(re.compile(r"/table/\d+/$"), timeout=15_000)
+        table_url = player.url
+        player.goto(site.url + "/tournaments/browser-cup/")
         go = player.locator("#go-to-table")
         expect(go).to_be_visible(timeout=15_000)
         expect(player.locator("#tournament-status")).to_have_text("Round 1 of 2")
         player.screenshot(path=str(tmp_path / "tournament-player.png"), full_page=True)
         go.click()
-        expect(player).to_have_url(re.compile(r"/table/\d+/$"))
+        expect(player).to_have_url(table_url)
         expect(player.locator("#players li.player.is-you")).to_be_visible(timeout=15_000)
 
         # The organizer's controls can be read, also under the pointer (WCAG AA: 4.5).

@@ -1,7 +1,11 @@
 """WebSocket for a signed-in user's live notifications (``/ws/notifications/``)."""
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
 
+from ttr_site.i18n import scope_language
+
+from .models import render_message
 from .push import user_group
 
 
@@ -29,4 +33,10 @@ class NotificationConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(None)
 
     async def push(self, event):
-        await self.send_json(event["payload"])
+        payload = event["payload"]
+        if payload.get("kind") == "notification" and payload.get("key"):
+            # Each socket reads the notice in its own page's language, not the sender's.
+            with translation.override(scope_language(self.scope)):
+                text = render_message(payload["key"], payload["params"], fallback=payload["text"])
+            payload = {**payload, "text": text}
+        await self.send_json(payload)

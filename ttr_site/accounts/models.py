@@ -7,6 +7,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django_countries.fields import CountryField
 
@@ -55,10 +56,18 @@ class NotificationQuerySet(models.QuerySet):
 
 
 class Notification(models.Model):
-    """A message for one user, shown in the site header and pushed live when they are online."""
+    """A message for one user, shown in the site header and pushed live when they are online.
+
+    ``key`` is the message as written in the code (its msgid) and ``params`` fill its
+    placeholders: it is translated when shown, so each reader reads it in the language they
+    read the site in, whatever the language was when it was sent. ``text`` is the message as
+    rendered when sent: what rows from before keys existed show, and the fallback.
+    """
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="notifications")
     text = models.CharField(max_length=300)
+    key = models.CharField(max_length=300, blank=True)
+    params = models.JSONField(default=dict, blank=True)
     url = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
     read_at = models.DateTimeField(null=True, blank=True)
@@ -71,13 +80,34 @@ class Notification(models.Model):
     def __str__(self):
         return self.text
 
+    @property
+    def display_text(self) -> str:
+        """The message in the active language (the reader's)."""
+        return render_message(self.key, self.params, fallback=self.text)
+
     def as_message(self) -> dict:
         return {
             "id": self.pk,
-            "text": self.text,
+            "text": self.display_text,
+            "key": self.key,
+            "params": self.params,
             "url": self.url,
             "created_at": self.created_at.isoformat(),
         }
+
+
+def render_message(key: str, params: dict, *, fallback: str) -> str:
+    """``key`` translated into the active language, its ``{name}`` or ``%(name)s``
+    placeholders filled from ``params``; ``fallback`` without a key, or if a translation
+    does not fit its parameters (a translator's slip must not break a page)."""
+    if not key:
+        return fallback
+    template = gettext(key)
+    try:
+        text = template % params if "%(" in key else template.format(**params)
+    except (KeyError, IndexError, ValueError, TypeError):
+        return fallback
+    return text[:300]
 
 
 class ApiTokenQuerySet(models.QuerySet):

@@ -5,23 +5,42 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone, translation
+from django.utils.functional import Promise
 
 from .errors import AccountError
-from .models import ApiToken, Notification, User
+from .models import ApiToken, Notification, User, render_message
 from .push import push_to_user
 
 
-def notification_send(*, user: User, text: str, url: str = "") -> Notification:
+def notification_send(
+    *, user: User, text: str, url: str = "", params: dict | None = None
+) -> Notification:
     """Store a notification for ``user`` and push it to their open pages after commit.
 
-    ``text`` may be a lazy translation: it is rendered in the user's own language.
+    ``text`` is a message marked for translation (``gettext_lazy``) whose ``{name}`` or
+    ``%(name)s`` placeholders ``params`` fill: it is stored as its msgid and translated each
+    time it is shown, into the reader's language of the moment. A plain string (already
+    rendered) is stored and shown as it is.
     """
+    params = {name: _plain(value) for name, value in (params or {}).items()}
+    key = ""
+    if isinstance(text, Promise):
+        with translation.override(None):  # no catalogue: the msgid itself
+            key = str(text)
+        key = key if len(key) <= 300 else ""
     with translation.override(user.language or None):
-        rendered = str(text)
-    notification = Notification.objects.create(user=user, text=rendered[:300], url=url)
+        rendered = render_message(key, params, fallback=str(text))
+    notification = Notification.objects.create(
+        user=user, text=rendered[:300], key=key, params=params, url=url
+    )
     message = {"kind": "notification", **notification.as_message()}
     transaction.on_commit(lambda: push_to_user(user.pk, message))
     return notification
+
+
+def _plain(value):
+    """A parameter as JSON keeps it: numbers stay numbers, anything else becomes its text."""
+    return value if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
 
 
 def notifications_mark_read(*, user: User) -> int:

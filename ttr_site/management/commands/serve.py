@@ -9,6 +9,13 @@ import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
+UVICORN_LEVELS = {"CRITICAL", "ERROR", "WARNING", "INFO", "DEBUG"}
+
+
+def uvicorn_level(level: str) -> str:
+    """The site's LOG_LEVEL as uvicorn names it (anything else: warning)."""
+    return level.lower() if level in UVICORN_LEVELS else "warning"
+
 
 class Command(BaseCommand):
     help = "Serve the site over ASGI; in embedded mode also run the Celery worker and beat."
@@ -31,6 +38,8 @@ class Command(BaseCommand):
         else:
             mode = "production: start the Celery worker and beat separately"
         self.stdout.write(f"ttr serving on http://{host}:{port}/ ({mode})")
+        if settings.LOG_LEVEL not in ("DEBUG", "INFO"):
+            self.stdout.write("Logging warnings only; LOG_LEVEL=INFO shows every request and task.")
         try:
             uvicorn.run(
                 "ttr_site.asgi:application",
@@ -42,7 +51,9 @@ class Command(BaseCommand):
                 # As docker/entrypoint.sh: X-Forwarded-For is read by the site itself, only
                 # from TRUSTED_PROXIES (uvicorn's default believes it from 127.0.0.1).
                 proxy_headers=False,
-                log_level="info",
+                # Quiet unless LOG_LEVEL asks: a line per request hides what matters.
+                log_level=uvicorn_level(settings.LOG_LEVEL),
+                access_log=settings.LOG_LEVEL in ("DEBUG", "INFO"),
             )
         finally:
             if stop is not None:

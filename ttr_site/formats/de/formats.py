@@ -1,0 +1,7 @@
+"""German dates: 25. Nov 2026, 14:05 (see ``ttr_site.formats``)."""
+
+DATE_FORMAT = "j. M Y"
+TIME_FORMAT = "H:i"
+DATETIME_FORMAT = "j. M Y, H:i"
+SHORT_DATE_FORMAT = DATE_FORMAT
+SHORT_DATETIME_FORMAT = DATETIME_FORMAT

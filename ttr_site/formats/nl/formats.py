@@ -1,0 +1,7 @@
+"""Dutch dates: 25 nov 2026, 14:05 (see ``ttr_site.formats``)."""
+
+DATE_FORMAT = "j b Y"
+TIME_FORMAT = "H:i"
+DATETIME_FORMAT = "j b Y, H:i"
+SHORT_DATE_FORMAT = DATE_FORMAT
+SHORT_DATETIME_FORMAT = DATETIME_FORMAT
