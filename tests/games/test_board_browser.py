@@ -265,3 +265,15 @@ def test_each_seats_last_turn_is_the_last_run_of_its_actions_in_the_log(site):
             assert [seat for seat, latest, *_ in turns if latest] == [last_seat]
             for seat, _latest, routes, stations in turns:
                 assert routes == runs[seat]["routes"] and stations == runs[seat]["stations"]
+
+
+def test_chat_times_are_written_as_the_site_writes_times_whatever_the_browsers_locale(site):
+    """en-US would write "02:05 PM"; every page of the site writes 14:05 (ttr_site/formats)."""
+    with chromium() as browser:
+        page = browser.new_context(**LAPTOP, locale="en-US", reduced_motion="reduce").new_page()
+        log_in(page, site.url, "alice")
+        start_against_bots(page, site.url, seats="2")
+        page.locator("#chat-input").fill("good luck")
+        page.locator("#chat-send").click()
+        line = page.locator("#chat .chat-line", has_text="good luck")
+        expect(line.locator(".chat-time")).to_have_text(re.compile(r"^\d\d:\d\d$"))

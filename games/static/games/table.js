@@ -561,7 +561,8 @@ export class TableApp {
     const box = document.getElementById("chat");
     if (!box) return;
     const at = f.at ? new Date(f.at) : new Date();
-    const time = isNaN(at) ? "" : at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    // the site's time format in every language (ttr_site/formats: 14:05), not the browser's
+    const time = isNaN(at) ? "" : at.toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     const seat = (this.summary.seats || []).find((s) => s.user_id === f.user);
     const li = h("li", { class: "chat-line" + (f.user === this.userId ? " is-mine" : "") },
       seat ? seatToken(seat.position, this.players) : null,
