@@ -125,8 +125,16 @@ def tournament_export(request, slug, fmt):
 @require_POST
 def tournament_register(request, slug):
     t = _tournament(request, slug)
+    return _entered(
+        request, t, lambda: services.tournament_register(tournament_id=t.pk, user=request.user)
+    )
+
+
+def _entered(request, t, call):
+    """Register, or accept an invitation: the entry's message (with any check-in window to
+    keep), or the refusal."""
     try:
-        entry = services.tournament_register(tournament_id=t.pk, user=request.user)
+        entry = call()
     except LadderError as exc:
         messages.error(request, exc.message)
     else:
@@ -192,13 +200,9 @@ def entry_invite(request, slug):
 @require_POST
 def invitation_accept(request, slug):
     t = _tournament(request, slug)
-    try:
-        entry = services.invitation_accept(tournament_id=t.pk, user=request.user)
-    except LadderError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, present.registered_message(t, entry))
-    return redirect(t)
+    return _entered(
+        request, t, lambda: services.invitation_accept(tournament_id=t.pk, user=request.user)
+    )
 
 
 @login_required

@@ -1,8 +1,9 @@
 """Playwright driving Debian's chromium (never a downloaded browser)."""
 
+import re
 from contextlib import contextmanager
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import expect, sync_playwright
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -23,6 +24,16 @@ def chromium():
             yield browser
         finally:
             browser.close()
+
+
+def log_in(page, url, username, password="ticket-to-ride"):
+    """Sign ``username`` in through the log-in form (a demo user's password by default) and
+    wait until the site has taken the page on; in any language, on a phone too."""
+    page.goto(url + "/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.locator("input[name=password]").press("Enter")  # the button's name is translated
+    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 def watched(page, *, console: bool = False) -> list[str]:

@@ -12,7 +12,7 @@ from django.utils import translation
 from playwright.sync_api import expect
 
 from ladder import stock_texts
-from tests.browser import chromium, text_contrast, watched
+from tests.browser import chromium, log_in, text_contrast, watched
 from tests.live import LiveSite
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"}
@@ -47,14 +47,6 @@ def site(tmp_path_factory):
     live.manage("shell", "-c", FINISHED_CUP)
     yield live
     live.stop()
-
-
-def log_in(page, url, username):
-    page.goto(url + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", "ticket-to-ride")
-    page.locator("input[name=password]").press("Enter")
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 def shoot(page, name):

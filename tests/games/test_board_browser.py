@@ -9,9 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium, watched
+from tests.browser import chromium, log_in, watched
 from tests.games.test_table_client import played_logs
-from tests.games.test_table_page_browser import log_in, version, wait_for_my_turn, wait_past
+from tests.games.test_table_page_browser import version, wait_for_my_turn, wait_past
 from tests.live import LiveSite
 
 pytestmark = pytest.mark.browser

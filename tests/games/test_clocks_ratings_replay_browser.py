@@ -11,8 +11,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium, text_contrast, watched
-from tests.games.test_table_page_browser import DESKTOP, log_in
+from tests.browser import chromium, log_in, text_contrast, watched
+from tests.games.test_table_page_browser import DESKTOP
 from tests.live import LiveSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.postgres, pytest.mark.redis]

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium, text_contrast, watched
+from tests.browser import chromium, log_in, text_contrast, watched
 from tests.games.test_table_page_browser import DESKTOP
 from tests.live import LiveSite
 
@@ -75,15 +75,6 @@ def site(tmp_path_factory):
     live.tables = dict(zip(("taken", "rated", "finished", "cup"), tables, strict=True))
     yield live
     live.stop()
-
-
-def log_in(page, url, username):
-    """As tests.games.test_table_page_browser.log_in, on a phone too (its menu is folded)."""
-    page.goto(url + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", "ticket-to-ride")
-    page.get_by_role("button", name="Sign In").click()
-    expect(page).not_to_have_url(re.compile(r"/accounts/login/"))
 
 
 def open_table(browser, site, user, table, context=DESKTOP):

@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium, watched
-from tests.games.test_table_page_browser import DESKTOP, log_in
+from tests.browser import chromium, log_in, watched
+from tests.games.test_table_page_browser import DESKTOP
 from tests.live import LiveSite
 
 

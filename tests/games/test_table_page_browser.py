@@ -6,7 +6,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium
+from tests.browser import chromium, log_in
 from tests.live import LiveSite
 
 FAST = {"BOT_MOVE_DELAY": "0.05"}
@@ -27,14 +27,6 @@ def site(request, tmp_path):
     live.manage("seed_demo")
     yield live
     live.stop()
-
-
-def log_in(page, url, username):
-    page.goto(url + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", "ticket-to-ride")
-    page.get_by_role("button", name="Sign In").click()
-    expect(page.get_by_role("link", name=username.capitalize(), exact=True)).to_be_visible()
 
 
 def wait_for_my_turn(page):

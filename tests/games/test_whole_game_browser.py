@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games import engine
-from tests.browser import chromium, watched
-from tests.games.test_table_page_browser import DESKTOP, log_in, version, wait_past
+from tests.browser import chromium, log_in, watched
+from tests.games.test_table_page_browser import DESKTOP, version, wait_past
 from tests.live import LiveSite
 
 FAST = {"BOT_MOVE_DELAY": "0.02"}

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser import chromium, text_contrast, watched
+from tests.browser import chromium, log_in, text_contrast, watched
 from tests.live import LiveSite
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}, "reduced_motion": "reduce"}
@@ -41,14 +41,6 @@ def embedded_site(tmp_path):
     live = start_site("embedded", tmp_path)
     yield live
     live.stop()
-
-
-def log_in(page, url, username):
-    page.goto(url + "/accounts/login/")
-    page.fill("input[name=login]", username)
-    page.fill("input[name=password]", "ticket-to-ride")
-    page.get_by_role("button", name="Sign In").click()
-    expect(page.get_by_role("link", name=username.capitalize(), exact=True)).to_be_visible()
 
 
 def open_league(page, url):
