@@ -8,6 +8,7 @@ import logging
 import os
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from django.core import mail
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from tests.live import LiveSite
 from ttr_site.console_mail import RULE
 from ttr_site.management.commands.serve import uvicorn_level
 
@@ -114,3 +116,15 @@ def test_the_sign_up_confirmation_is_printed_with_its_link(capsys):
     assert "E-MAIL to quinn@example.com: " in out
     assert "  Link: http://testserver/accounts/confirm-email/" in out
     assert settings.EMAIL_BACKEND != "ttr_site.console_mail.EmailBackend"  # tests: locmem
+
+
+def test_serving_the_pages_static_files_prints_no_warning(tmp_path):
+    """Django warns once per process that it streams a static file from a synchronous
+    iterator under ASGI: harmless, and it was the only line `make run` printed on a first visit."""
+    live = LiveSite("embedded", tmp_path, extra_env={"DEBUG": "true"}).start()
+    try:
+        with urllib.request.urlopen(live.url + "/static/css/site.css", timeout=30) as response:
+            assert b"--brand" in response.read()
+    finally:
+        live.stop()
+    assert "StreamingHttpResponse" not in live.output()

@@ -5,6 +5,8 @@ command serves everything. In production mode this is only the web server; run
 ``celery -A ttr_site worker`` and ``celery -A ttr_site beat`` beside it.
 """
 
+import warnings
+
 import uvicorn
 from django.conf import settings
 from django.core.management.base import BaseCommand
@@ -26,6 +28,9 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=1, help="web processes (production)")
 
     def handle(self, *args, host, port, workers, **options):
+        # Django streams a static file from a synchronous iterator under ASGI and warns once
+        # per process: harmless for our few small files, and it was the console's only line.
+        warnings.filterwarnings("ignore", message="StreamingHttpResponse must consume synchronous")
         stop = None
         if settings.EMBEDDED:
             if workers != 1:
