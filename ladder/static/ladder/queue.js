@@ -14,6 +14,10 @@ import { fmt, t } from "../games/i18n.js";
 let ticker = null;
 let matched = false;
 let submitting = false;
+// Each redraw asked for (a refresh or a form sent) takes the next number; an answer that is
+// not the newest one asked for is dropped, so a slow background refresh cannot put back a
+// panel, or a message, older than the player's own join or leave.
+let asked = 0;
 
 const panel = () => document.getElementById("queue-panel");
 
@@ -44,8 +48,11 @@ function startTicking() {
   ticker = setInterval(tick, 1000);
 }
 
-/** Put the server's fresh panel (and its messages) in place of ours. */
-function swapIn(html, afterGap = false) {
+/**
+ * Put the server's fresh panel in place of ours, and its messages when the answer is to the
+ * player's own join or leave (`withMessages`): a background refresh brings none.
+ */
+function swapIn(html, { afterGap = false, withMessages = false } = {}) {
   const doc = new DOMParser().parseFromString(html, "text/html");
   const fresh = doc.getElementById("queue-panel");
   const current = panel();
@@ -63,7 +70,7 @@ function swapIn(html, afterGap = false) {
     fresh.insertBefore(note, fresh.querySelector("form"));
   }
   current.replaceWith(fresh);
-  const messages = doc.querySelector("main .messages");
+  const messages = withMessages ? doc.querySelector("main .messages") : null;
   if (messages) {
     const old = document.querySelector("main .messages");
     if (old) old.remove();
@@ -75,9 +82,11 @@ function swapIn(html, afterGap = false) {
 
 async function refresh(afterGap = false) {
   if (submitting) return; // the form's own answer redraws the panel (and carries its message)
+  const mine = ++asked;
   try {
     const response = await fetch(location.href, { credentials: "same-origin", headers: { "X-Requested-With": "fetch" } });
-    if (response.ok) swapIn(await response.text(), afterGap);
+    const html = response.ok ? await response.text() : null;
+    if (html !== null && mine === asked) swapIn(html, { afterGap });
   } catch (e) {
     /* offline: the next push or reconnection tries again */
   }
@@ -91,9 +100,10 @@ async function submitQueueForm(event) {
   const button = form.querySelector("button[type=submit]");
   if (button) button.disabled = true;
   submitting = true;
+  asked++; // any refresh still on its way is older than this
   try {
     const response = await fetch(form.action, { method: "POST", body: new FormData(form), credentials: "same-origin" });
-    if (!response.ok || !swapIn(await response.text())) throw new Error(String(response.status));
+    if (!response.ok || !swapIn(await response.text(), { withMessages: true })) throw new Error(String(response.status));
   } catch (e) {
     form.submit(); // the server answers the ordinary way
   } finally {
