@@ -138,7 +138,11 @@ def test_claims_are_train_cars_and_every_seats_last_move_stays_marked(site):
         expect(cars.first.locator(".route__owner")).to_have_text(symbol.inner_text())
         expect(route.locator(".route__space").first).to_be_hidden()
         # each car knows its place in the roll-in (set without a style attribute)
-        assert cars.nth(1).evaluate("e => e.style.getPropertyValue('--i')") == "1"
+        places = route.evaluate(
+            "r => [...r.querySelectorAll('.route__car')]"
+            ".map((c) => c.style.getPropertyValue('--i'))"
+        )
+        assert places == [str(i) for i in range(len(places))] and places  # a route may be 1 long
         # ... an unclaimed one of the same colour as slots with no car and no owner.
         color = route.get_attribute("data-color")
         free = page.locator(f'.route:not(.route--claimed)[data-color="{color}"]').first
