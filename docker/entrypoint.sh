@@ -17,10 +17,10 @@ case "$role" in
       --no-proxy-headers --no-access-log
     ;;
   worker)
-    exec celery -A ttr_site worker --loglevel=INFO --concurrency="${WORKER_CONCURRENCY:-4}"
+    exec celery -A ttr_site worker --loglevel="${LOG_LEVEL:-WARNING}" --concurrency="${WORKER_CONCURRENCY:-4}"
     ;;
   beat)
-    exec celery -A ttr_site beat --loglevel=INFO --schedule=/app/var/celerybeat-schedule
+    exec celery -A ttr_site beat --loglevel="${LOG_LEVEL:-WARNING}" --schedule=/app/var/celerybeat-schedule
     ;;
   *)
     exec "$@"
