@@ -186,7 +186,8 @@ if EMBEDDED:
 else:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            # Django's, with one Redis connection pool per process, not one per socket.
+            "BACKEND": "ttr_site.cache.SharedRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": REDIS_PREFIX,
         }

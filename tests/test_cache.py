@@ -1,0 +1,37 @@
+"""The Redis cache: every socket of a web process shares one client and its connection pool
+(``ttr_site.cache``), instead of each holding a Redis connection of its own."""
+
+import asyncio
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.cache import caches
+
+pytestmark = pytest.mark.skipif(
+    settings.EMBEDDED, reason="the in-memory cache of embedded mode has no connections"
+)
+
+
+def _touch_cache() -> tuple[int, int]:
+    """What a socket's work does (a lease, presence, a rate limit): use the cache, from a
+    thread, as ``sync_to_async`` runs it. Returns its client and connection pool."""
+    backend = caches["default"]
+    backend.set("touched", 1, timeout=5)
+    client = backend._cache
+    return id(client), id(client._get_connection_pool(write=True))
+
+
+async def _from_tasks(count: int) -> set:
+    """``count`` asyncio tasks, as ``count`` sockets are, each using the cache."""
+
+    async def one():
+        return await sync_to_async(_touch_cache, thread_sensitive=False)()
+
+    return set(await asyncio.gather(*(asyncio.create_task(one()) for _ in range(count))))
+
+
+def test_sockets_of_a_process_share_one_redis_client_and_pool():
+    used = asyncio.run(_from_tasks(20))
+    assert len(used) == 1, f"{len(used)} clients/pools for 20 sockets"
+    assert used == {_touch_cache()}  # and synchronous code (a request, a task) uses it too
