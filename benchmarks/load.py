@@ -137,6 +137,7 @@ def parse_args() -> argparse.Namespace:
     add("--warmup", type=float, default=10, help="seconds before measuring (default 10)")
     add("--web-workers", type=int, default=8, help="uvicorn workers (default 8: 4 per core)")
     add("--ws-compression", action="store_true", help="permessage-deflate on (off, as deployed)")
+    add("--ws", default="auto", help="uvicorn's WebSocket implementation (auto, as deployed)")
     add("--celery-concurrency", type=int, default=2, help="Celery worker processes (default 2)")
     add("--celery-pool", default="prefork", help="Celery pool (default prefork, as deployed)")
     add("--celery-workers", type=int, default=1, help="Celery worker processes (default 1)")
@@ -267,6 +268,8 @@ class Stack:
                 "--no-access-log",
                 "--ws-per-message-deflate",
                 "true" if self.args.ws_compression else "false",
+                "--ws",
+                getattr(self.args, "ws", "auto"),
             ],
         )
 
@@ -817,11 +820,15 @@ def report(args, results: dict) -> None:
             f"{'ratio game/bare (moves/s)':30} {game['moves_per_s'] / bare['moves_per_s']:>12.2f}"
         )
     print()
-    print(f"{'CPU, % of one core':30} {'game':>12} {'bare':>12}")
+    # A process kind's CPU per move: its share of a core (%) * 10 / moves per second, in ms.
+    print(f"{'CPU, % of one core':30} {'game':>12} {'bare':>12} {'game ms/move':>14}")
     kinds = list(dict.fromkeys([*(game or {}).get("cpu", {}), *(bare or {}).get("cpu", {})]))
     for kind in kinds:
         cells = [f"{r['cpu'][kind]:.0f}" if r and kind in r["cpu"] else "-" for r in (game, bare)]
-        print(f"{kind:30} {cells[0]:>12} {cells[1]:>12}")
+        per = "-"
+        if game and game["moves_per_s"] and kind in game["cpu"] and kind != "idle":
+            per = f"{game['cpu'][kind] * 10 / game['moves_per_s']:.2f}"
+        print(f"{kind:30} {cells[0]:>12} {cells[1]:>12} {per:>14}")
     if game and game["moves_per_s"]:
         web = game["cpu"]["web (uvicorn workers)"] * 10 / game["moves_per_s"]
         print(f"{'web CPU per move, ms':30} {web:>12.2f}")
