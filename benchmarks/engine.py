@@ -2,16 +2,26 @@
 
 Run from the repository root::
 
-    python benchmarks/engine.py [--games N] [--seed S] [--profile]
+    python benchmarks/engine.py [--games N] [--seed S] [--profile] [--sampled]
     python benchmarks/engine.py --only "4-player classic + warehouses"
 
 Prints one row per configuration (``CONFIGS``: 4-player Classic, 4-player Classic with
-Warehouses & Depots, 4-player New York): games per second on one core (the decision loop
-included; by wall clock and by this process's CPU time, which is steadier on a shared
-machine), the mean decisions per game, the median time of ``legal_actions`` and of
-``apply_action``, and the worst final-scoring time (measured by re-running ``final_scores`` on
-each finished game). The random choices use a seeded ``random.Random`` here, outside the
-engine.
+Warehouses & Depots, 4-player New York). Every decision picks uniformly at random among the
+legal actions (a seeded ``random.Random`` here, outside the engine), two ways that play the
+very same games:
+
+- *list*: ``rng.choice(legal_actions(state, seat))`` then ``apply_action`` (the public API
+  as a host or a simple bot uses it);
+- *sampled*: ``sample_action(state, seat, rng)`` then ``apply_action``: the same action from
+  the same rng state (``games.engine.search``), without building the list. The benchmark
+  checks that both ways end every game in the same state.
+
+Columns: games per second on one core (the decision loop, ``new_game`` and the final scoring
+included) by this process's CPU time, which is steadier on a shared machine than the wall
+clock (also shown, for the list way); the mean decisions per game; the median time of
+``legal_actions``, ``sample_action`` and ``apply_action``; the worst final-scoring time
+(re-running ``final_scores`` on each finished game). ``--profile`` runs cProfile over the
+list way (``--sampled``: the sampled way).
 """
 
 from __future__ import annotations
@@ -27,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games.engine as E  # noqa: E402
 from games.engine.scoring import final_scores  # noqa: E402
+from games.engine.search import sample_action  # noqa: E402
 
 # name -> new_game keyword arguments (seed aside)
 CONFIGS = {
@@ -55,10 +66,24 @@ def play(seed: int, params: dict):
     return state, steps
 
 
-def timed_play(seed: int, params: dict, legal_times: list, apply_times: list):
-    """One game timing every legal_actions and apply_action call."""
+def play_sampled(seed: int, params: dict):
+    """The same game as ``play`` (same seed), each decision by ``sample_action``."""
     rng = random.Random(seed)
     state = E.new_game(seed=seed, **params)
+    steps = 0
+    while state.phase != "over":
+        current = E.current_seats(state)
+        seat = current[0] if len(current) == 1 else rng.choice(current)
+        E.apply_action(state, seat, sample_action(state, seat, rng))
+        steps += 1
+    return state, steps
+
+
+def timed_play(seed: int, params: dict, legal_times: list, sample_times: list, apply_times: list):
+    """One game timing every legal_actions, sample_action and apply_action call."""
+    rng = random.Random(seed)
+    state = E.new_game(seed=seed, **params)
+    other = random.Random(seed + 1)  # sample_action's own draws: the game follows rng
     clock = time.perf_counter_ns
     while state.phase != "over":
         current = E.current_seats(state)
@@ -66,10 +91,14 @@ def timed_play(seed: int, params: dict, legal_times: list, apply_times: list):
         t0 = clock()
         actions = E.legal_actions(state, seat)
         t1 = clock()
-        E.apply_action(state, seat, rng.choice(actions))
+        action = sample_action(state, seat, other)
         t2 = clock()
+        E.apply_action(state, seat, rng.choice(actions))
+        t3 = clock()
         legal_times.append(t1 - t0)
-        apply_times.append(t2 - t1)
+        sample_times.append(t2 - t1)
+        apply_times.append(t3 - t2)
+        assert action in actions
     return state
 
 
@@ -86,10 +115,17 @@ def measure(name: str, params: dict, seeds: range) -> dict:
     elapsed = time.perf_counter() - start
     cpu = time.process_time() - cpu_start
 
+    cpu_start = time.process_time()
+    sampled = [play_sampled(seed, params)[0] for seed in seeds]
+    cpu_sampled = time.process_time() - cpu_start
+    for a, b in zip(finished, sampled, strict=True):  # the same games, to the last card
+        assert E.to_json(a) == E.to_json(b), "sample_action played another game"
+
     legal_times: list = []
+    sample_times: list = []
     apply_times: list = []
     for seed in seeds[: max(1, len(seeds) // 3)]:
-        timed_play(seed, params, legal_times, apply_times)
+        timed_play(seed, params, legal_times, sample_times, apply_times)
 
     worst = 0.0
     for state in finished:
@@ -100,10 +136,12 @@ def measure(name: str, params: dict, seeds: range) -> dict:
     return {
         "configuration": name,
         "games": f"{games}",
-        "games/s wall": f"{games / elapsed:,.1f}",
-        "games/s CPU": f"{games / cpu:,.1f}",
+        "games/s CPU list": f"{games / cpu:,.1f}",
+        "games/s CPU sampled": f"{games / cpu_sampled:,.1f}",
+        "games/s wall list": f"{games / elapsed:,.1f}",
         "decisions/game": f"{total_steps / games:,.0f}",
         "legal_actions median": f"{statistics.median(legal_times) / 1000:,.1f} µs",
+        "sample_action median": f"{statistics.median(sample_times) / 1000:,.1f} µs",
         "apply_action median": f"{statistics.median(apply_times) / 1000:,.1f} µs",
         "final scoring worst": f"{worst * 1000:,.2f} ms",
     }
@@ -115,6 +153,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", choices=sorted(CONFIGS), help="one configuration")
     parser.add_argument("--profile", action="store_true", help="cProfile the untimed run")
+    parser.add_argument("--sampled", action="store_true", help="profile the sampled way")
     args = parser.parse_args(argv)
     seeds = range(args.seed, args.seed + args.games)
     names = [args.only] if args.only else list(CONFIGS)
@@ -124,7 +163,8 @@ def main(argv=None) -> None:
         import pstats
 
         params = CONFIGS[names[0]]
-        cProfile.runctx("for s in seeds: play(s, params)", globals(), locals(), "/tmp/e.prof")
+        run = play_sampled if args.sampled else play
+        cProfile.runctx("for s in seeds: run(s, params)", globals(), locals(), "/tmp/e.prof")
         pstats.Stats("/tmp/e.prof").sort_stats("tottime").print_stats(20)
         return
 

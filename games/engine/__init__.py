@@ -80,6 +80,16 @@ edition=RULES_EDITION) -> state``
     ``wild_display_name`` ``"taxi"``).
 ``replay(params, actions) -> state``
     ``new_game(**params)`` then each ``[seat, action]``.
+``clone(state) -> state``
+    An independent copy for search (``search``): playing either never changes the other;
+    ``to_json(clone(s)) == to_json(s)``; far cheaper than a JSON round trip.
+``count_actions(state, seat) -> int`` / ``action_at(state, seat, i) -> dict``
+    ``len(legal_actions(state, seat))`` / ``legal_actions(state, seat)[i]`` (``IndexError``
+    outside the list) without building the list.
+``sample_action(state, seat, rng) -> dict | None``
+    ``rng.choice(legal_actions(state, seat))`` without the list: the same action from the
+    same ``random.Random`` state (one ``rng.randrange(n)``), uniform over the legal list;
+    ``None`` (no rng use) when the seat has no decision. For random playouts.
 ``RULES_EDITION`` / ``rules_edition(state) -> int``
     The edition new games are dealt under / the one ``state`` is played under.
 Also: ``IllegalAction``/``InvalidSetup`` (subclasses of ``EngineError``; attributes
@@ -216,6 +226,7 @@ from .mapdata import load_map
 from .replay import replay
 from .rulesets import RULESETS, VARIANTS
 from .rulesets.europe import COLORS
+from .search import action_at, clone, count_actions, sample_action
 from .serialization import from_json, to_json
 from .setup import new_game
 from .state import attach_log, detach_log, log_length
@@ -266,9 +277,12 @@ __all__ = [
     "EngineError",
     "IllegalAction",
     "InvalidSetup",
+    "action_at",
     "apply_action",
     "attach_log",
     "board",
+    "clone",
+    "count_actions",
     "current_seats",
     "detach_log",
     "final_result",
@@ -281,6 +295,7 @@ __all__ = [
     "redact_entries",
     "replay",
     "rules_edition",
+    "sample_action",
     "step",
     "to_json",
     "view_for",

@@ -74,11 +74,13 @@ def _shape_problem(action: dict, shape: dict, allowed: frozenset) -> str | None:
     for key, expected in shape.items():
         if key not in action:
             return f"missing key {key!r}"
-        if not _type_ok(action[key], expected):
+        value = action[key]
+        if type(value) is not expected and not _type_ok(value, expected):
             return f"{key!r} must be of type {expected.__name__}"
-    extra = [k for k in action if k != "type" and k not in allowed]
-    if extra:
-        return f"unexpected keys {sorted(map(str, extra))}"
+    if len(action) > len(shape) + 1:  # keys beyond "type" and the required ones
+        extra = [k for k in action if k != "type" and k not in allowed]
+        if extra:
+            return f"unexpected keys {sorted(map(str, extra))}"
     return None
 
 

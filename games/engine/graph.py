@@ -51,7 +51,7 @@ def longest_trail(edges) -> tuple[int, list]:
         adj.setdefault(a, []).append((1 << bit, b, length, route))
         adj.setdefault(b, []).append((1 << bit, a, length, route))
     best_len, best_path = 0, []
-    for comp, total in _components(adj, edges):
+    for comp, total in _components(adj):
         if total <= best_len:
             continue
         odd = [v for v in comp if len(adj[v]) % 2]
@@ -66,27 +66,28 @@ def longest_trail(edges) -> tuple[int, list]:
     return best_len, best_path
 
 
-def _components(adj: dict, edges) -> list:
-    parent = {v: v for v in adj}
-
-    def root(x):
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for _, a, b, _ in edges:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[ra] = rb
-    comps: dict[int, list] = {}
-    totals: dict[int, int] = {}
+def _components(adj: dict) -> list:
+    """``(sorted cities, total length)`` per connected component, by smallest city."""
+    seen: set = set()
+    out = []
     for v in sorted(adj):
-        comps.setdefault(root(v), []).append(v)
-    for _, a, _, length in edges:
-        r = root(a)
-        totals[r] = totals.get(r, 0) + length
-    return [(comps[r], totals[r]) for r in sorted(comps, key=lambda r: comps[r][0])]
+        if v in seen:
+            continue
+        seen.add(v)
+        stack = [v]
+        comp = []
+        twice = 0  # every edge is met from both ends
+        while stack:
+            x = stack.pop()
+            comp.append(x)
+            for _, w, length, _ in adj[x]:
+                twice += length
+                if w not in seen:
+                    seen.add(w)
+                    stack.append(w)
+        comp.sort()
+        out.append((comp, twice // 2))
+    return out
 
 
 def _extend(adj: dict, v: int, used: int, memo: dict) -> int:

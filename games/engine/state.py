@@ -105,6 +105,7 @@ class GameState:
         "single",
         "wh",
         "edition_rules",
+        "open_cache",
     )
 
     if TYPE_CHECKING:  # mypy cannot read the FIELDS slots (made from a tuple): they are Any
@@ -127,6 +128,8 @@ class GameState:
         self.single: bool = self.n <= self.cfg.single_double_max_players
         self.wh: bool = bool(self.options.get("warehouses"))  # Warehouses & Depots is on
         self.edition_rules: EditionRules = EDITIONS[self.edition]
+        # derived, never serialised: the routes open to each seat (rules.routes.open_groups)
+        self.open_cache: list | None = None
         return self
 
     def to_dict(self) -> dict:

@@ -121,6 +121,8 @@ def check_refresh(state, *, changed: bool) -> None:
     wild = state.wild
     limit = state.cfg.faceup_wild_limit
     faceup = state.faceup
+    if faceup.count(wild) < limit:  # the common case, checked after every action: cheap
+        return
     forced = changed and state.edition_rules.changed_row_refreshed
     for _ in range(MAX_REFRESHES):
         if faceup.count(wild) < limit or not (forced or _refresh_possible(state)):

@@ -80,6 +80,62 @@ def route_groups(board, colors: tuple) -> tuple:
     )
 
 
+def open_groups(state, seat: int) -> list:
+    """Per group of ``state.route_groups`` (same order), the ``((index, id), ...)`` of its
+    routes open to the seat, cars aside (see ``_closed_reason``); ``()`` when none is.
+
+    Derived bookkeeping in ``state.open_cache`` (never serialised): ``[owner list, unclaimed
+    count, per seat: that list or None]``, computed on first use and kept up to date by
+    ``place`` (the only way a route gets an owner). It is trusted only while ``owner`` is
+    the same list object with the same number of unclaimed routes, so a state put together
+    field by field is recomputed, not misread. A test checks it against
+    ``compute_open_groups`` after every step of many games of every rule set. Used by the
+    counting of ``search`` (``sample_action``), which needs every group's open count;
+    ``_claims`` filters inline instead (it builds payments only for groups the hand can pay,
+    and measured faster so), and a state no search touched carries no cache to update."""
+    owner = state.owner
+    oc = state.open_cache
+    if oc is None or oc[0] is not owner or oc[1] != owner.count(-1):
+        oc = state.open_cache = [owner, owner.count(-1), [None] * state.n]
+    groups = oc[2][seat]
+    if groups is None:
+        groups = oc[2][seat] = compute_open_groups(state, seat)
+    return groups
+
+
+def compute_open_groups(state, seat: int) -> list:
+    """``open_groups`` computed afresh."""
+    owner = state.owner
+    single = state.single
+    return [
+        tuple(
+            (index, rid)
+            for index, rid, twin in members
+            if owner[index] == -1
+            and not (twin >= 0 and owner[twin] != -1 and (single or owner[twin] == seat))
+        )
+        for _, _, _, members in state.route_groups
+    ]
+
+
+def _close(state, seats, index: int) -> None:
+    """Take route ``index`` out of the open lists of ``seats`` (``open_groups``)."""
+    g = group_of(state.board, state.cfg.colors)[index]
+    for groups in seats:
+        if groups is not None:
+            groups[g] = tuple(m for m in groups[g] if m[0] != index)
+
+
+@cache
+def group_of(board, colors: tuple) -> tuple:
+    """Route index -> its position in ``route_groups``."""
+    out = [0] * len(board.routes)
+    for g, (_, _, _, members) in enumerate(route_groups(board, colors)):
+        for index, _, _ in members:
+            out[index] = g
+    return tuple(out)
+
+
 def _claims(state, seat: int, first_only: bool = False) -> list:
     """``(route id, cards dicts)`` for every route the seat can claim now.
 
@@ -180,8 +236,17 @@ def _validate_claim(state, seat: int, route_id, counts) -> tuple:
 
 def place(state, seat: int, index: int) -> None:
     """Put the seat's cars on the route and score it at once (docs/rules.md 1.3.2 table)."""
-    length = state.board.routes[index].length
-    state.owner[index] = seat
+    route = state.board.routes[index]
+    length = route.length
+    owner = state.owner
+    oc = state.open_cache
+    if oc is not None and oc[0] is owner and oc[1] == owner.count(-1):
+        per_seat = oc[2]
+        _close(state, per_seat, index)
+        if route.twin >= 0:  # the twin closes for everyone (2-3 players) or for the claimer
+            _close(state, per_seat if state.single else per_seat[seat : seat + 1], route.twin)
+        oc[1] -= 1
+    owner[index] = seat
     state.trains[seat] -= length
     state.scores[seat] += state.board.scoring[length]
     state.routes_of[seat].append(index)

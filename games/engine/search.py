@@ -1,0 +1,382 @@
+"""Cheap primitives for search and playouts: ``clone``, ``count_actions``, ``action_at``,
+``sample_action``.
+
+Terms:
+- *legal list*: ``legal_actions(state, seat)``, in its order. It can hold hundreds of
+  actions (every payment option of every claimable route, every city for a station), and
+  a random playout needs only one of them.
+- *segment*: a run of the legal list built by one rule (draws, the ticket draw, claims,
+  stations, the pass, depots). ``count_actions`` adds up the segments' sizes from counts
+  alone (payment options are counted by a formula, not listed); ``action_at`` walks the
+  segments to the one holding index ``i`` and builds that action alone, exactly as
+  ``legal_actions`` would have at that index. A test checks both against the list over many
+  random games of every rule set.
+- ``sample_action(state, seat, rng)`` is ``rng.choice(legal_actions(state, seat))`` (the
+  same action and the same single ``rng.randrange(n)`` call): uniform over the legal list.
+- ``clone``: an independent copy. The board, config and edition objects are immutable and
+  shared; log entries are never changed once an action has returned, so the log list is
+  copied but not its entries; every other mutable field is copied.
+"""
+
+from __future__ import annotations
+
+from . import phases
+from .actions import _is_current, legal_actions
+from .rules.cards import _deck_after_warehouse, blind_count
+from .rules.depots import placeable, take_options
+from .rules.payment import options
+from .rules.routes import open_groups
+from .rules.stations import city_names, station_cost, station_options
+from .state import GameState
+
+
+def clone(state: GameState) -> GameState:
+    """An independent copy of ``state`` (see the module docstring)."""
+    new = GameState.__new__(GameState)
+    # field by field, written out (a loop over the names costs twice as much); a test checks
+    # that every slot is set and no list or dict is shared (``final`` aside: written once, when
+    # the game ends, and never changed after)
+    new.version = state.version
+    new.edition = state.edition
+    new.ruleset = state.ruleset
+    new.variant = state.variant
+    new.n = state.n
+    new.seed = state.seed
+    new.rng = state.rng
+    new.phase = state.phase
+    new.turn = state.turn
+    new.current = state.current
+    new.first = state.first
+    new.last_round = state.last_round
+    new.turns_left = state.turns_left
+    new.passes = state.passes
+    new.log_base = state.log_base
+    new.final = state.final
+    new.deck = state.deck[:]
+    new.discard = state.discard[:]
+    new.faceup = state.faceup[:]
+    new.ticket_deck = state.ticket_deck[:]
+    new.boxed = state.boxed[:]
+    new.setup_returned = state.setup_returned[:]
+    new.owner = state.owner[:]
+    new.station_at = state.station_at[:]
+    new.trains = state.trains[:]
+    new.stations_left = state.stations_left[:]
+    new.scores = state.scores[:]
+    new.depot_at = state.depot_at[:]
+    new.depots_left = state.depots_left[:]
+    new.depots_spent = state.depots_spent[:]
+    new.hands = [v[:] for v in state.hands]
+    new.tickets = [v[:] for v in state.tickets]
+    new.offers = [None if v is None else v[:] for v in state.offers]
+    new.routes_of = [v[:] for v in state.routes_of]
+    new.stations_of = [v[:] for v in state.stations_of]
+    new.depots_of = [v[:] for v in state.depots_of]
+    new.warehouses = [v[:] for v in state.warehouses]
+    new.cfg = state.cfg
+    new.var = state.var
+    new.board = state.board
+    new.wild = state.wild
+    new.card_names = state.card_names
+    new.route_groups = state.route_groups
+    new.single = state.single
+    new.wh = state.wh
+    new.options = dict(state.options)
+    new.log = state.log[:]
+    if state.tunnel is not None:
+        t = state.tunnel
+        new.tunnel = dict(
+            t, played=t["played"][:], revealed=t["revealed"][:], warehouses=t["warehouses"][:]
+        )
+    else:
+        new.tunnel = None
+    new.edition_rules = state.edition_rules
+    oc = state.open_cache  # still right for the copy while it is right for the original
+    if oc is not None and oc[0] is state.owner and oc[1] == state.owner.count(-1):
+        new.open_cache = [new.owner, oc[1], [None if g is None else g[:] for g in oc[2]]]
+    else:
+        new.open_cache = None
+    return new
+
+
+def _pay_count(hand, wild: int, total: int, min_wild: int, colors) -> int:
+    """``len(options(hand, wild, total, min_wild, colors))`` without listing them."""
+    w = hand[wild]
+    if w < min_wild:
+        return 0
+    hi = w if w < total else total - 1
+    n = 0
+    for c in colors:
+        h = hand[c]
+        if h:
+            lo = total - h
+            if lo < min_wild:
+                lo = min_wild
+            if hi >= lo:
+                n += hi - lo + 1
+    if w >= total:
+        n += 1
+    return n
+
+
+def _gray_count(colored, w: int, length: int, ferry: int) -> int:
+    """``_pay_count`` for a gray route (any colour), the wild cards ``w`` >= ``ferry``."""
+    hi = w if w < length else length - 1
+    n = 1 if w >= length else 0
+    for h in colored:
+        if h:
+            lo = length - h
+            if lo < ferry:
+                lo = ferry
+            if hi >= lo:
+                n += hi - lo + 1
+    return n
+
+
+def _claim_rows(state, seat: int) -> tuple[list, int]:
+    """(``(length, ferry, colour, open routes, payments count)`` per group the seat can claim
+    a route of now, in ``claim_actions`` order; the number of payments in all) (mirrors
+    ``routes._claims``)."""
+    hand = state.hands[seat]
+    wild = state.wild
+    w = hand[wild]
+    colored = hand[:wild]
+    most = max(colored) + w
+    trains = state.trains[seat]
+    maxlen = trains if trains < most else most
+    out = []
+    total = 0
+    for (length, ferry, color, _), members in zip(
+        state.route_groups, open_groups(state, seat), strict=True
+    ):
+        if length > maxlen:
+            break
+        if not members or ferry > w:
+            continue
+        if color >= 0:
+            h = hand[color]
+            if h + w < length:
+                continue
+            # _pay_count for one colour, inlined (the hottest counting loop)
+            hi = w if w < length else length - 1
+            npay = 1 if w >= length else 0
+            if h:
+                lo = length - h
+                if lo < ferry:
+                    lo = ferry
+                if hi >= lo:
+                    npay += hi - lo + 1
+        else:
+            npay = _gray_count(colored, w, length, ferry)
+        if npay:
+            out.append((length, ferry, color, members, npay))
+            total += npay * len(members)
+    return out, total
+
+
+def _cards(state, c: int, k: int, total: int) -> dict:
+    """The cards dict of payment option ``(c, k)`` for ``total`` cards."""
+    names = state.card_names
+    wild = state.wild
+    if c == wild:
+        return {names[wild]: total}
+    if k:
+        return {names[c]: total - k, names[wild]: k}
+    return {names[c]: total}
+
+
+def _draws(state, second: bool) -> tuple[int, list, int]:
+    """(1 if the deck may be drawn from else 0, the face-up slots that may be taken, warehouse
+    choices per draw: 1 when none is due), mirroring ``cards.draw_actions``."""
+    if not state.wh:
+        blind = 0
+        deck = 1 if state.deck or state.discard else 0
+    else:
+        blind = blind_count(state)
+        deck = 1 if (_deck_after_warehouse(state, blind) if not second else blind) > 0 else 0
+    faceup = state.faceup
+    if second:
+        wild = state.wild
+        slots = [slot for slot, c in enumerate(faceup) if c >= 0 and c != wild]
+    else:
+        slots = [slot for slot, c in enumerate(faceup) if c >= 0]
+    per = state.n if state.wh and not second and blind else 1
+    return deck, slots, per
+
+
+def _draw_at(state, deck: int, slots: list, j: int) -> dict:
+    """Draw action ``j`` (the deck first, then the slots) without a ``warehouse`` key."""
+    if j < deck:
+        return {"type": "draw_card", "source": "deck"}
+    slot = slots[j - deck]
+    color = state.card_names[state.faceup[slot]]
+    return {"type": "draw_card", "source": "faceup", "slot": slot, "color": color}
+
+
+class _Turn:
+    """The segments of a ``turn`` phase legal list (counted, built on demand)."""
+
+    __slots__ = ("deck", "slots", "per", "tickets", "claims", "takes", "nclaim")
+
+    def __init__(self, state, seat: int) -> None:
+        self.deck, self.slots, self.per = _draws(state, False)
+        self.tickets = 1 if state.ticket_deck else 0
+        self.claims, self.nclaim = _claim_rows(state, seat)
+        # with warehouses to take, each payment comes once per take choice
+        self.takes = state.wh and state.depots_left[seat] > 0 and any(state.warehouses)
+        if self.takes:
+            self.nclaim = sum(
+                npay * len(take_options(state, seat, index))
+                for _, _, _, members, npay in self.claims
+                for index, _ in members
+            )
+
+
+def _stations(state, seat: int) -> tuple[list, int]:
+    """(payment options of the seat's next station, cities where one can go)."""
+    pays = station_options(state, seat)
+    if not pays:
+        return pays, 0
+    if not state.wh:  # no depots: every city without a station
+        return pays, state.station_at.count(-1)
+    depot_at = state.depot_at
+    free = sum(1 for ci, owner in enumerate(state.station_at) if owner == -1 and depot_at[ci] == -1)
+    return pays, free
+
+
+def _depot_count(state, seat: int) -> int:
+    if not state.wh or state.depots_left[seat] <= 0:
+        return 0
+    return sum(1 for ci in range(len(state.board.cities)) if placeable(state, ci))
+
+
+def _turn_count(state, seat: int) -> tuple:
+    """(segments, station payments, station cities, actions before the pass, pass (0/1),
+    depots): the sizes of a ``turn`` phase legal list, in its order."""
+    t = _Turn(state, seat)
+    pays, free = _stations(state, seat)
+    before = (t.deck + len(t.slots)) * t.per + t.tickets + t.nclaim + len(pays) * free
+    return t, pays, free, before, 0 if before else 1, _depot_count(state, seat)
+
+
+def count_actions(state, seat) -> int:
+    """``len(legal_actions(state, seat))``, without building the list."""
+    if not _is_current(state, seat):
+        return 0
+    phase = state.phase
+    if phase == phases.TURN:
+        _, _, _, before, passes, depots = _turn_count(state, seat)
+        return before + passes + depots
+    if phase == phases.DRAW2:
+        deck, slots, _ = _draws(state, True)
+        return deck + len(slots)
+    return len(legal_actions(state, seat))  # short lists: tunnel, tickets, depots
+
+
+def action_at(state, seat, i: int) -> dict:
+    """``legal_actions(state, seat)[i]`` for ``0 <= i < count_actions(state, seat)``, built
+    alone; ``IndexError`` otherwise."""
+    if type(i) is not int or i < 0 or not _is_current(state, seat):
+        raise IndexError("action index out of range")
+    phase = state.phase
+    if phase == phases.TURN:
+        counted = _turn_count(state, seat)
+        if i >= counted[3] + counted[4] + counted[5]:
+            raise IndexError("action index out of range")
+        return _turn_action(state, seat, counted, i)
+    if phase == phases.DRAW2:
+        deck, slots, _ = _draws(state, True)
+        if i >= deck + len(slots):
+            raise IndexError("action index out of range")
+        return _draw_at(state, deck, slots, i)
+    return legal_actions(state, seat)[i]
+
+
+def _turn_action(state, seat: int, counted: tuple, i: int) -> dict:
+    """Action ``i`` (in range) of a ``turn`` phase legal list counted by ``_turn_count``."""
+    t, pays, free, before, passes, _ = counted
+    per = t.per
+    ndraw = (t.deck + len(t.slots)) * per
+    if i < ndraw:
+        action = _draw_at(state, t.deck, t.slots, i // per)
+        if per > 1:
+            action["warehouse"] = i % per
+        return action
+    i -= ndraw
+    if i < t.tickets:
+        return {"type": "draw_tickets"}
+    i -= t.tickets
+    if i < t.nclaim:
+        return _claim_at(state, seat, t, i)
+    i -= t.nclaim
+    if i < len(pays) * free:
+        return _station_at(state, seat, pays, i)
+    i -= len(pays) * free
+    if i < passes:
+        return {"type": "pass"}
+    i -= passes
+    cities = state.board.cities
+    for ci in range(len(cities)):
+        if placeable(state, ci):
+            if i == 0:
+                return {"type": "place_depot", "city": cities[ci].name}
+            i -= 1
+    raise IndexError("action index out of range")  # pragma: no cover - counted above
+
+
+def _claim_at(state, seat: int, t: _Turn, i: int) -> dict:
+    wild = state.wild
+    hand = state.hands[seat]
+    for length, ferry, color, members, npay in t.claims:
+        if not t.takes and i >= npay * len(members):
+            i -= npay * len(members)
+            continue
+        for index, rid in members:
+            takes = take_options(state, seat, index) if t.takes else [[]]
+            size = npay * len(takes)
+            if i >= size:
+                i -= size
+                continue
+            p, chosen = divmod(i, len(takes))
+            colors = range(wild) if color < 0 else (color,)
+            c, k = options(hand, wild, length, ferry, colors)[p]
+            action = {"type": "claim_route", "route": rid, "cards": _cards(state, c, k, length)}
+            if takes[chosen]:
+                action["warehouses"] = takes[chosen]
+            return action
+    raise IndexError("action index out of range")  # pragma: no cover - counted above
+
+
+def _station_at(state, seat: int, pays: list, i: int) -> dict:
+    city, p = divmod(i, len(pays))
+    depot_at = state.depot_at
+    names = city_names(state.board)
+    for ci, owner in enumerate(state.station_at):
+        if owner == -1 and depot_at[ci] == -1:
+            if city == 0:
+                c, k = pays[p]
+                cost = station_cost(state, seat)
+                return {
+                    "type": "build_station",
+                    "city": names[ci],
+                    "cards": _cards(state, c, k, cost),
+                }
+            city -= 1
+    raise IndexError("action index out of range")  # pragma: no cover - counted above
+
+
+def sample_action(state, seat, rng) -> dict | None:
+    """``rng.choice(legal_actions(state, seat))`` without the list: the same action, the same
+    rng use (one ``rng.randrange(n)``); ``None`` (no rng use) when there is no legal action."""
+    if not _is_current(state, seat):
+        return None
+    phase = state.phase
+    if phase == phases.TURN:
+        counted = _turn_count(state, seat)
+        return _turn_action(state, seat, counted, rng.randrange(sum(counted[3:])))
+    if phase == phases.DRAW2:
+        deck, slots, _ = _draws(state, True)
+        n = deck + len(slots)
+        return _draw_at(state, deck, slots, rng.randrange(n)) if n else None
+    actions = legal_actions(state, seat)
+    return actions[rng.randrange(len(actions))] if actions else None
