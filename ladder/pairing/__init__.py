@@ -10,10 +10,12 @@ Terms:
   consecutive tables, full-size tables first; *displacement* sums every player's distance
   from their table's slot.
 
-A round is paired in three steps (docs/tournaments.md, "Byes" and "Pairing"): table
+A round is paired in four steps (docs/tournaments.md, "Byes" and "Pairing"): table
 sizes and byes (``sizes``); tables that minimise repeats, then displacement (``search``,
-bounded by ``floors``, started from and finished by the swaps of ``repair``); the seat order
-at each table (``seats``). ``swiss`` puts them together.
+bounded by ``floors``, started from and finished by the swaps of ``repair``), measured in
+points first when the players' points are known; with points, an annealing that keeps the
+repeats and brings each table's points closer and seat 0 to those who had it least
+(``anneal``); the seat order at each table (``seats``). ``swiss`` puts them together.
 """
 
 from ladder.pairing.history import count_repeats

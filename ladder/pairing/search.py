@@ -8,8 +8,11 @@ Terms:
 - *label*: a table's index (0 = top); the tables' sizes are largest first.
 - *slot*: the positions table t would hold if the standings were simply cut into tables,
   ``[start_t, start_t + size_t)``.
-- *displacement*: over all players, the distance from their position to their table's slot
-  (0 inside it). The natural cut has displacement 0.
+- *coordinate*: where a position stands on the scale distances are measured on; it never
+  decreases down the standings. Plain positions by default; ``swiss`` passes coordinates led
+  by the players' points, so moving between players on equal points costs little.
+- *displacement*: over all players, the distance from their coordinate to their table's
+  slot's range of coordinates (0 inside it). The natural cut has displacement 0.
 - *cost*: ``repeats * weight + displacement`` with ``weight`` above any displacement, so
   fewer repeats always wins and displacement only decides between equal repeats.
 - *node*: one candidate player examined; the search stops after ``budget`` of them.
@@ -46,14 +49,21 @@ class Search:
         met: Sequence[dict[int, int]],
         budget: int,
         window: tuple[Sequence[int], Sequence[int]] | None = None,
+        coords: Sequence[int] | None = None,
     ):
         """``met`` by player index; ``window``: (each player's position, each table's slot
-        start) when the players and tables are a window of a bigger field."""
+        start) when the players and tables are a window of a bigger field; ``coords``: each
+        position's coordinate (default: the position itself)."""
         m = sum(sizes)
         self.m, self.sizes, self.met, self.budget = m, list(sizes), met, budget
         self.pos, self.starts = window or (range(m), [0, *accumulate(sizes)][:-1])
-        # each player is displaced by less than the span of positions and slots
-        span = max([0, *self.pos[-1:], *(s + n for s, n in zip(self.starts, sizes, strict=True))])
+        ends = [s + n - 1 for s, n in zip(self.starts, sizes, strict=True)]
+        x = coords if coords is not None else range(max([m, *self.pos, *ends]) + 1)
+        self.at = [x[p] for p in self.pos]  # each player's coordinate
+        self.lo = [x[s] for s in self.starts]  # each slot's range of coordinates
+        self.hi = [x[e] for e in ends]
+        # each player is displaced by less than the span of coordinates
+        span = max([0, *self.at, *self.hi]) - min([0, *self.at, *self.lo])
         self.weight = m * (span + 1) + 1
         self.classes = [
             [t for t, s in enumerate(sizes) if s == size]
@@ -123,11 +133,11 @@ class Search:
 
     def distance(self, i: int, label: int) -> int:
         """How far player i is from the slot of ``label``."""
-        i, start = self.pos[i], self.starts[label]
-        if i < start:
-            return start - i
-        end = start + self.sizes[label] - 1
-        return i - end if i > end else 0
+        at, low = self.at[i], self.lo[label]
+        if at < low:
+            return low - at
+        high = self.hi[label]
+        return at - high if at > high else 0
 
     def run(self) -> None:
         """Prove the fewest repeats, then the least displacement, within the budget."""
@@ -256,15 +266,15 @@ class Search:
 
     def displacement_bound(self, spans: list[tuple[int, int]]) -> int:
         """Displacement the unseated players above or below every open slot will add."""
-        low = min(self.starts[first] for first, _ in spans)
-        high = max(self.starts[last] + self.sizes[last] - 1 for _, last in spans)
-        m, pos = self.m, self.pos
+        low = min(self.lo[first] for first, _ in spans)
+        high = max(self.hi[last] for _, last in spans)
+        m, at = self.m, self.at
         bound, i = 0, self.nxt[m]
-        while i != m and pos[i] < low:
-            bound, i = bound + low - pos[i], self.nxt[i]
+        while i != m and at[i] < low:
+            bound, i = bound + low - at[i], self.nxt[i]
         i = self.prv[m]
-        while i != m and pos[i] > high:
-            bound, i = bound + pos[i] - high, self.prv[i]
+        while i != m and at[i] > high:
+            bound, i = bound + at[i] - high, self.prv[i]
         return bound
 
     def repeat_bound(self, smallest: int) -> int:
@@ -313,10 +323,9 @@ class Search:
         them: the sets that add a repeat if ``with_repeats``, else the sets that add none."""
         # One frame with its own stack (chosen, costs) rather than a generator per member:
         # this loop is where the search spends its time.
-        start, need = self.starts[label], self.sizes[label] - 1
-        end = start + need
-        met, nxt, m, weight, spread, pos = (
-            self.met, self.nxt, self.m, self.weight, self.spread, self.pos
+        start, end, need = self.lo[label], self.hi[label], self.sizes[label] - 1
+        met, nxt, m, weight, spread, coord = (
+            self.met, self.nxt, self.m, self.weight, self.spread, self.at
         )  # fmt: skip
         # Displacement stays below weight, so a cost at or above this one has a new repeat.
         repeated = (self.cost // weight + 1) * weight
@@ -333,7 +342,7 @@ class Search:
                 continue
             count += 1
             base = costs[-1]
-            at = pos[c]
+            at = coord[c]
             gap = spread * (start - at if at < start else (at - end if at > end else 0))
             if base + gap >= best:
                 # past the slot's start, every later candidate is at least as far away

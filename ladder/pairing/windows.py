@@ -23,7 +23,7 @@ def _cost(groups, labels, met, distance: Callable[[int, int], int]) -> tuple[int
     return repeats, sum(distance(i, t) for t in labels for i in groups[t])
 
 
-def _improve(groups, labels: range, starts, met, budget: int) -> int:
+def _improve(groups, labels: range, starts, met, budget: int, coords) -> int:
     """Re-pair one window with the exact search; return the nodes it used."""
     players = sorted(i for t in labels for i in groups[t])
     local = {p: k for k, p in enumerate(players)}
@@ -33,6 +33,7 @@ def _improve(groups, labels: range, starts, met, budget: int) -> int:
         window_met,
         budget,
         window=(players, [starts[t] for t in labels]),
+        coords=coords,
     )
     search.offer([[local[p] for p in groups[t]] for t in labels])
     search.run()
@@ -47,15 +48,17 @@ def polish(
     met: Sequence[dict[int, int]],
     distance: Callable[[int, int], int],
     budget: int,
+    coords: Sequence[int] | None = None,
 ) -> int:
     """Improve the tables window by window, top first, within ``budget`` nodes; return the
-    nodes used."""
+    nodes used. ``coords``: each position's coordinate, as in ``search``."""
     width = max(2, PLAYERS // max(len(g) for g in groups)) if groups else 1
     used, first = 0, 0
     while used < budget:
         labels = range(first, min(first + width, len(groups)))
         if _cost(groups, labels, met, distance) != (0, 0):  # else nothing to gain
-            used += _improve(groups, labels, starts, met, min(WINDOW_BUDGET, budget - used))
+            window_budget = min(WINDOW_BUDGET, budget - used)
+            used += _improve(groups, labels, starts, met, window_budget, coords)
         if labels.stop >= len(groups):
             break
         first += max(1, width // 2)

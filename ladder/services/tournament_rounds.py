@@ -140,12 +140,18 @@ def _pair(t: Tournament, number: int, *, starts_at) -> Round:
 
 
 def _seat_round(t: Tournament, round_: Round, active: dict) -> None:
+    # docs/tournaments.md "Pairing": the points keep the tables close and seat 0 fair, the
+    # ratings deal players on equal points apart (in round 1, everyone).
+    rows = t.standings() if round_.number > 1 else []
+    points = {row.player: row.points for row in rows}
     result = pairing.pair_round(
-        _order(t, round_.number, active),
+        _order(t, rows, active),
         size=t.table_size,
         allow_smaller=t.allow_smaller,
         history=t.history(),
         seed=t.seed + round_.number,
+        points={pk: points.get(pk, 0.0) for pk in active},
+        ratings={pk: e.rating for pk, e in active.items()},
     )
     seats = []
     for number, players in enumerate(result.tables, 1):
@@ -169,12 +175,13 @@ def _seat_round(t: Tournament, round_: Round, active: dict) -> None:
     PairingSeat.objects.bulk_create(seats)
 
 
-def _order(t: Tournament, number: int, active: dict) -> list[int]:
-    """The active entrants best first: round 1 by rating, later rounds by the standings."""
-    if number == 1:
+def _order(t: Tournament, rows, active: dict) -> list[int]:
+    """The active entrants best first: round 1 (no ``rows``) by rating, later rounds by the
+    standings ``rows``."""
+    if not rows:
         key = lambda e: (-e.rating, -standings.coin(t.seed, e.pk))  # noqa: E731
         return [e.pk for e in sorted(active.values(), key=key)]
-    return [row.player for row in t.standings() if row.player in active]
+    return [row.player for row in rows if row.player in active]
 
 
 def round_repair(*, tournament_id: int, by, number: int) -> Round:

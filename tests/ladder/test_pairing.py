@@ -392,3 +392,119 @@ def test_pairing_and_standings_import_only_the_standard_library_and_themselves()
                 assert name.split(".")[0] in allowed, (path, name)
                 if name.startswith("ladder"):
                     assert name in ("ladder.standings",) or name.startswith("ladder.pairing")
+
+
+# -- with points: close tables and a fair first seat ------------------------------------------
+
+
+@st.composite
+def scored_fields(draw, low=6, high=13):
+    """A field (``fields``) with current points that never rise down the order, and ratings."""
+    order, size, smaller, history = draw(fields(low, high))
+    rng = random.Random(draw(st.integers(0, 10**6)))
+    values = sorted((rng.randrange(0, 25) * 2.0 for _ in order), reverse=True)
+    ratings = {p: rng.gauss(1500, 200) for p in order}
+    return order, size, smaller, history, dict(zip(order, values, strict=True)), ratings
+
+
+@settings(max_examples=100, deadline=None)
+@given(field=scored_fields())
+def test_with_points_small_fields_still_get_the_fewest_repeats_possible(field):
+    order, size, smaller, history, points, ratings = field
+    pairing = pair_round(
+        order, size=size, allow_smaller=smaller, history=history, points=points, ratings=ratings
+    )
+    sizes, byes = table_sizes(len(order), size, smaller)
+    seated = [p for p in order if p not in pairing.byes]
+    assert seated_once(pairing, order)
+    assert [len(t) for t in pairing.tables] == sizes and len(pairing.byes) == byes
+    assert pairing.repeats == count_repeats(pairing.tables, history)
+    assert pairing.repeats == fewest_repeats(seated, sizes, history)
+
+
+@settings(max_examples=30, deadline=None)
+@given(field=scored_fields(6, 60))
+def test_with_points_everyone_is_seated_once_and_repeats_never_exceed_the_naive_cut(field):
+    order, size, smaller, history, points, ratings = field
+    pairing = pair_round(
+        order, size=size, allow_smaller=smaller, history=history, points=points, ratings=ratings
+    )
+    naive = pair_naive(order, size=size, allow_smaller=smaller, history=history)
+    assert seated_once(pairing, order)
+    assert [len(t) for t in pairing.tables] == table_sizes(len(order), size, smaller)[0]
+    assert pairing.repeats <= naive.repeats
+    firsts = SeatRecord(history).firsts
+    for table in pairing.tables:  # seat 0 still goes to a member who sat first least often
+        assert firsts[table[0]] == min(firsts[p] for p in table)
+
+
+def test_the_spread_is_the_mean_gap_between_most_and_fewest_points_at_a_table():
+    points = {1: 24.0, 2: 20.0, 3: 12.0, 4: 12.0, 5: 8.0, 6: 0.0}
+    pairing = pair_round([1, 2, 3, 4, 5, 6], size=3, allow_smaller=False, points=points)
+    assert sorted(map(sorted, pairing.tables)) == [[1, 2, 3], [4, 5, 6]]
+    assert pairing.spread == (24 - 12 + 12 - 0) / 2
+
+
+def test_points_let_a_repeat_be_avoided_between_equals_rather_than_across_a_gap():
+    # 5 met 6, 7 and 8, so 5 must leave the second table. By places alone the nearest swap
+    # is with 4 (on 24 points): two tables 12 points wide. By points, 9 (on 12 points like
+    # 5) takes the seat, and every table has equal points.
+    history = [[5, 6], [5, 7], [5, 8]]
+    order = list(range(1, 13))
+    points = {p: 24.0 if p <= 4 else 12.0 for p in order}
+    places = pair_round(order, size=4, allow_smaller=False, history=history)
+    scored = pair_round(order, size=4, allow_smaller=False, history=history, points=points)
+    assert places.repeats == scored.repeats == 0
+    assert {1, 2, 3, 5} in map(set, places.tables)
+    assert scored.spread == 0
+    assert {1, 2, 3, 4} in map(set, scored.tables)
+
+
+def play_scored_event(players, size, rounds, seed):
+    """A simulated event paired with points and ratings; its history."""
+    rng = random.Random(seed)
+    field = [Entrant(p, rng.gauss(1500, 200)) for p in range(players)]
+    ratings = {e.id: e.rating for e in field}
+    order = [e.id for e in sorted(field, key=lambda e: -e.rating)]
+    seats, history, points = [], [], dict.fromkeys(ratings, 0.0)
+    for round_no in range(1, rounds + 1):
+        pairing = pair_round(
+            order, size=size, allow_smaller=True, history=history, seed=seed,
+            points=points, ratings=ratings,
+        )  # fmt: skip
+        assert seated_once(pairing, order)
+        history += pairing.tables + [[b] for b in pairing.byes]
+        seats += play_round(round_no, pairing.tables, rng)
+        rows = standings(field, seats, [], seed=seed)
+        order, points = [r.player for r in rows], {r.player: r.points for r in rows}
+    return history
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_in_a_64_player_7_round_event_everyone_moves_first_and_nobody_often(seed):
+    history = play_scored_event(64, 4, 7, seed)
+    firsts = SeatRecord(history).firsts
+    assert count_repeats([], history) == 0
+    assert min(firsts[p] for p in range(64)) >= 1  # 112 first seats for 64 players
+    assert max(firsts.values()) <= 3
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_with_points_a_16_player_4_round_event_seats_nobody_first_more_than_twice(seed):
+    history = play_scored_event(16, 4, 4, seed)
+    assert max(SeatRecord(history).firsts.values()) <= 2
+    assert count_repeats([], history) == 0
+
+
+@settings(max_examples=20, deadline=None)
+@given(field=scored_fields(6, 40), seed=st.integers(0, 1000), other=st.integers(0, 1000))
+def test_with_points_the_same_inputs_pair_the_same_whatever_the_seed(field, seed, other):
+    order, size, smaller, history, points, ratings = field
+
+    def pair(s):
+        return pair_round(order, size=size, allow_smaller=smaller, history=history, seed=s,
+                          points=points, ratings=ratings)  # fmt: skip
+
+    pairing = pair(seed)
+    assert pair(seed) == pairing
+    assert as_sets(pair(other)) == as_sets(pairing)  # the seed only orders exact seat ties

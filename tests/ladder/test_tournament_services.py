@@ -291,15 +291,16 @@ def test_only_the_organizer_or_staff_control_a_tournament(cast):
 # --- rounds -----------------------------------------------------------------------------------
 
 
-def test_round_one_is_ordered_by_rating_and_tables_open_in_seat_order(cast, europe):
+def test_round_one_is_dealt_by_rating_and_tables_open_in_seat_order(cast, europe):
     users = players(8)
     rated(europe, users, [1500 + 10 * i for i in range(8)])  # p7 strongest
     t = tournament(cast["alice"], table_size=4, move_seconds=45, bank_seconds=20)
     entries = {e.user_id: e.pk for e in register(t, users)}
     start(t)
     top, bottom = playing_tables(t)
-    assert set(seats_of(top)) == {entries[u.pk] for u in users[4:]}
-    assert set(seats_of(bottom)) == {entries[u.pk] for u in users[:4]}
+    # docs/tournaments.md "Pairing": everyone is on 0 points, dealt strongest first (a slide)
+    assert set(seats_of(top)) == {entries[u.pk] for u in users[7::-2]}  # p7, p5, p3, p1
+    assert set(seats_of(bottom)) == {entries[u.pk] for u in users[6::-2]}  # p6, p4, p2, p0
     live = Table.objects.get(pk=top.table_id)
     assert (live.status, live.move_seconds, live.bank_seconds, live.rated) == (
         "playing", 45, 20, False
