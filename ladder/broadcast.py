@@ -5,7 +5,7 @@ Groups: ``tournament-<id>`` (open tournament pages) and each player's own ``user
 every push (``games.broadcast.send_all``): what a push announces is committed already.
 """
 
-from games.broadcast import send, send_all
+from games.broadcast import encode, send, send_all
 from ttr_site.accounts.push import user_group
 
 
@@ -16,7 +16,8 @@ def tournament_group(tournament_id: int) -> str:
 def tournament_changed(tournament_id: int) -> None:
     """Standings, rounds or entrants changed: open pages refresh what they show."""
     frame = {"type": "tournament_changed", "tournament": tournament_id}
-    send(tournament_group(tournament_id), {"type": "frame", "frame": frame})
+    # Encoded once here, not by each of thousands of spectators' consumers (``text_push``).
+    send(tournament_group(tournament_id), {"type": "text.push", "text": encode(frame)})
 
 
 def table_started(*, user_ids: list[int], table_id: int, url: str, source: str) -> None:

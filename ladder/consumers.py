@@ -1,7 +1,8 @@
 """WebSocket adapter of a tournament page (``/ws/tournament/<id>/``).
 
-Server frames: ``tournament_changed`` (standings, rounds or entrants changed: the page
-fetches its live fragment again), ``pong``, ``error``. Client frames: ``{"type": "ping"}``.
+Server frames: ``standings`` (a diff of the standings: ``ladder/live_standings.py``),
+``tournament_changed`` (rounds or entrants changed: the page fetches its live fragment
+again), ``pong``, ``error``. Client frames: ``{"type": "ping"}``.
 """
 
 from channels.db import database_sync_to_async
@@ -31,6 +32,10 @@ class TournamentConsumer(JsonFrameConsumer):
     def _visible(self) -> bool:
         tournaments = Tournament.objects.visible_to(self.scope.get("user"))
         return tournaments.filter(pk=self.tournament_id).exists()
+
+    async def text_push(self, event):
+        # Encoded once by the publisher for the whole group: this socket only writes it.
+        await self.send(text_data=event["text"])
 
     async def handle_frame(self, content: dict) -> None:
         if content["type"] == "ping":

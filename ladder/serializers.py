@@ -222,6 +222,7 @@ class StandingSerializer(serializers.Serializer):
     buchholz_cut1 = serializers.FloatField()
     game_points = serializers.IntegerField()
     opponent_rating = serializers.FloatField()
+    later_seat = serializers.FloatField(help_text="the seat rule: mean seat / (table size - 1)")
     rating = serializers.FloatField()
 
 

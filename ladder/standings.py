@@ -15,6 +15,9 @@ Terms:
   total of that table's opponents.
 - *Buchholz*: the mean opposition over the rounds a player played (byes left out); *cut-1
   Buchholz* leaves out the weakest round too.
+- *seat*: a player's place in a table's turn order, 0 = moved first; their *later seat*
+  is the mean over the tables they played of ``seat / (table size - 1)`` (0 = always
+  first, 1 = always last; 1/2 without games).
 - *coin*: a deterministic pseudo-random value per (seed, player); it breaks exact ties last.
 """
 
@@ -26,7 +29,8 @@ from dataclasses import dataclass
 SCALE = 12  # a table's best result in the linear scheme
 BYE_POINTS = 6.0  # a bye scores the average result (SCALE / 2) under every scheme
 SCHEMES = ("linear", "winner")
-TIEBREAKS = ("buchholz", "buchholz_cut1", "game_points", "opponent_rating")  # then the coin
+TIEBREAKS = ("buchholz", "buchholz_cut1", "game_points", "opponent_rating", "later_seat")
+DEFAULT_TIEBREAKS = TIEBREAKS[:4]  # then the coin
 # Tie-break values are means of floats; equal ones reached by different sums may differ in
 # the last bits, which must not decide a ranking.
 _DIGITS = 9
@@ -83,6 +87,7 @@ class Seat:
     place: int  # 1 = best at that table (shared places allowed)
     score: int  # game points (the engine's final score)
     points: float  # tournament points (from placement_points)
+    seat: int | None = None  # place in the turn order, 0 = moved first (None: unknown)
 
 
 @dataclass(frozen=True)
@@ -104,6 +109,7 @@ class Row:
     opponent_rating: float
     coin: float
     wins: int = 0  # tables finished first (shared first places included)
+    later_seat: float = 0.5  # mean seat / (table size - 1) over tables played
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -154,6 +160,21 @@ def _opponent_rating(opposition: list[list[int]], ratings: dict[int, float]) -> 
     return _mean(faced)
 
 
+def _later_seat(seats: Sequence[Seat]) -> dict[int, float]:
+    """Each player's mean ``seat / (table size - 1)`` over the tables they played whose
+    seats are known."""
+    # docs/tournaments.md "Tie-breaks": the seat rule of in-person championships, where a
+    # later starting seat wins a tie (moving first is an edge). Normalised by the table's
+    # size so a last seat counts 1 at a table of 3 as at a table of 5.
+    positions: dict[int, list[float]] = defaultdict(list)
+    for table in _tables(seats).values():
+        if len(table) < 2 or any(s.seat is None for s in table):
+            continue
+        for seat in table:
+            positions[seat.player].append(seat.seat / (len(table) - 1))  # type: ignore[operator]
+    return {player: _mean(values) for player, values in positions.items()}
+
+
 def _row(
     player: int,
     mine: list[Seat],
@@ -192,7 +213,7 @@ def standings(
     seats: Sequence[Seat],
     byes: Sequence[Bye],
     *,
-    tiebreaks: Sequence[str] = TIEBREAKS,
+    tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     seed: int = 0,
 ) -> list[Row]:
     """Every entrant (also those without games) ranked: points, then the tie-breaks in the
@@ -213,6 +234,9 @@ def standings(
         _row(e.id, mine[e.id], bye_count[e.id], faced[e.id], totals, ratings, seed)
         for e in entrants
     ]
+    later = _later_seat(seats)
+    for row in rows:
+        row.later_seat = later.get(row.player, 0.5)
     rows.sort(key=lambda row: _key(row, tiebreaks))
     for rank, row in enumerate(rows, start=1):
         row.rank = rank

@@ -100,3 +100,9 @@ def tournaments_tick() -> int:
         except Exception:
             log.exception("advancing tournament %s failed", tournament_id)
     return advanced
+
+
+@shared_task(**RETRY)
+def tournament_snapshot(tournament_id: int) -> None:
+    """Rebuild a tournament's standings snapshot after a change (nothing if it is current)."""
+    services.snapshot_refresh(tournament_id=tournament_id)

@@ -17,9 +17,10 @@ TIEBREAK_LABELS = {
     "buchholz_cut1": _("Cut-1 Buchholz (without the weakest round)"),
     "game_points": _("Total game points"),
     "opponent_rating": _("Average opponent rating"),
+    "later_seat": _("Seat rule (a later starting seat wins the tie)"),
 }
 TIEBREAK_CHOICES = [("", _("— none —")), *TIEBREAK_LABELS.items()]
-TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3", "tiebreak_4")
+TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3", "tiebreak_4", "tiebreak_5")
 
 
 class LocalDateTimeInput(forms.DateTimeInput):
@@ -100,6 +101,8 @@ class TournamentForm(forms.Form):
                                    required=False, initial="game_points")  # fmt: skip
     tiebreak_4 = forms.ChoiceField(label=_("Fourth tie-break"), choices=TIEBREAK_CHOICES,
                                    required=False, initial="opponent_rating")  # fmt: skip
+    tiebreak_5 = forms.ChoiceField(label=_("Fifth tie-break"), choices=TIEBREAK_CHOICES,
+                                   required=False, initial="")  # fmt: skip
     round_break_seconds = forms.IntegerField(
         label=_("Break between rounds (seconds)"), min_value=0, max_value=3600, initial=60
     )

@@ -1,18 +1,21 @@
 """Read models of the tournament pages and exports: standings, rounds, crosstable, schedule.
 
-One ``Snapshot`` loads a tournament's entries, rounds, tables and seats in a few queries;
-every view of the tournament is built from it, so a page shows one consistent moment.
+Everything is read from the tournament's standings snapshot (``ladder.tournament_snapshots``,
+one consistent moment, computed once per change); exports are encoded once per snapshot.
 """
 
-from collections import defaultdict
-from dataclasses import dataclass, field
+import csv
+import io
 
+import orjson
 from django.utils import formats, timezone
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
 
-from games.seat_names import entrant_bot_names
-from ladder import standings as scoring
-from ladder.models import Entry, Pairing, PairingSeat, Round, Tournament
+from ladder import tournament_snapshots as snapshots
+from ladder.models import Entry, Tournament
 
 
 def fmt_points(value: float | None) -> str:
@@ -22,91 +25,85 @@ def fmt_points(value: float | None) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
-class Entrant:
-    """An entry as the pages name it: a bot by its own name, the one its seats carry at the
-    tournament's tables (``games.seat_names``); anything else is the entry's own."""
-
-    def __init__(self, entry: Entry, label: str):
-        self.entry, self.label = entry, label
-
-    def __getattr__(self, name):
-        return getattr(self.entry, name)
+_TAGS = {"withdrawn": gettext_lazy("withdrawn"), "removed": gettext_lazy("removed"),
+         "no_show": gettext_lazy("no-show")}  # fmt: skip
 
 
-@dataclass
-class Snapshot:
-    tournament: Tournament
-    entries: dict[int, Entry]
-    rounds: list[Round]
-    tables: dict[int, list[Pairing]]  # round number -> its pairings
-    seats: dict[int, list[PairingSeat]]  # pairing id -> its seats in seat order
-    rows: list[scoring.Row] = field(default_factory=list)
-    bot_names: dict[int, str] = field(default_factory=dict)  # entry id -> a bot's own name
-
-    @classmethod
-    def load(cls, tournament: Tournament) -> "Snapshot":
-        entries = {e.pk: e for e in tournament.entries.select_related("user")}
-        rounds = list(tournament.rounds.order_by("number"))
-        tables = defaultdict(list)
-        pairings = Pairing.objects.filter(round__tournament=tournament).select_related(
-            "round", "table"
-        )
-        for p in pairings.order_by("round__number", "number"):
-            tables[p.round.number].append(p)
-        seats = defaultdict(list)
-        rows = PairingSeat.objects.filter(pairing__round__tournament=tournament)
-        for s in rows.order_by("pairing_id", "seat"):
-            s.entry = entries[s.entry_id]
-            seats[s.pairing_id].append(s)
-        bots = entrant_bot_names(e for e in entries.values() if not e.user_id and e.bot_level)
-        return cls(tournament, entries, rounds, tables, seats, tournament.standings(), bots)
-
-    def shown(self, entry: Entry) -> "Entry | Entrant":
-        """``entry`` for a page: a bot with the name it plays under (``Entrant``)."""
-        name = self.bot_names.get(entry.pk)
-        return entry if name is None else Entrant(entry, name)
-
-    def entry_of(self, user) -> Entry | None:
-        if not getattr(user, "is_authenticated", False):
-            return None
-        return next((e for e in self.entries.values() if e.user_id == user.pk), None)
+def entrant_html(e: snapshots.Entrant, me=None) -> str:
+    """``ladder/_entrant.html`` written here, for the long lists of the paged tabs (an
+    include per row cost a third of such a page): name (linked), "you", status tag."""
+    label = escape(e.label)
+    html = f'<a href="{escape(e.url)}">{label}</a>' if e.user_id else label
+    if me is not None and e.pk == me.pk:
+        html += f' <span class="tag tag-you">{escape(_("you"))}</span>'
+    if e.status in _TAGS:
+        html += f' <span class="tag">{escape(_TAGS[e.status])}</span>'
+    return mark_safe(html)
 
 
-def standings_rows(snap: Snapshot) -> list[dict]:
-    """The standings table: rank, entrant, points and every tie-break value."""
-    return [
-        {
-            "rank": row.rank,
-            "entry": snap.shown(snap.entries[row.player]),
-            "points": fmt_points(row.points),
-            "games": row.games,
-            "byes": row.byes,
-            "buchholz": fmt_points(row.buchholz),
-            "buchholz_cut1": fmt_points(row.buchholz_cut1),
-            "game_points": row.game_points,
-            "opponent_rating": round(row.opponent_rating),
-        }
-        for row in snap.rows
-    ]
+def standing_row(row: snapshots.Row, columns=(), me=None) -> dict:
+    """One line of the standings table: rank, entrant, points and every tie-break value;
+    ``tiebreaks``: (field, text, whole number?) of each of ``columns`` in order."""
+    shown = {
+        "buchholz": fmt_points(row.buchholz),
+        "buchholz_cut1": fmt_points(row.buchholz_cut1),
+        "game_points": row.game_points,
+        "opponent_rating": round(row.opponent_rating),
+        "later_seat": fmt_points(row.later_seat),
+    }
+    return shown | {
+        "rank": row.rank,
+        "entry": row.entry,
+        "name": entrant_html(row.entry, me),
+        "points": fmt_points(row.points),
+        "games": row.games,
+        "byes": row.byes,
+        "tiebreaks": [(c, shown[c], c == "opponent_rating") for c in columns if c in shown],
+    }
 
 
-def player_rows(snap: Snapshot) -> list[dict]:
-    """The Players tab: every entrant and where they stand now (registered, playing, their
-    final place, withdrawn ...); once the tournament is over, in the order it finished."""
-    ranks = {row.player: row.rank for row in snap.rows}
-    entries = sorted(snap.entries.values(), key=lambda e: (e.status, -e.rating))
-    if snap.tournament.status == Tournament.Status.FINISHED:
-        entries.sort(key=lambda e: ranks.get(e.pk, len(ranks) + 1))
-    return [
-        {
-            "entry": snap.shown(e),
-            "status": entry_status(snap.tournament, e, ranks.get(e.pk), len(ranks)),
-        }
-        for e in entries
-    ]
+def active_count(view: snapshots.View) -> int:
+    """How many entrants are still playing (counted once per snapshot)."""
+    if "active" not in view.cache:
+        view.cache["active"] = sum(1 for e in view.entries.values() if e.is_active)
+    return view.cache["active"]
 
 
-def entry_status(t: Tournament, entry: Entry, rank: int | None, ranked: int) -> str:
+def registration_open(t: Tournament, view: snapshots.View) -> bool:
+    """``Tournament.registration_open`` with a running tournament's rounds read from the
+    snapshot instead of a query (the same rule: late entry while its round is not started)."""
+    if t.status != Tournament.Status.RUNNING:
+        return t.registration_open()
+    started = [r.number for r in view.rounds if r.status != "paired"]
+    next_round = max(started, default=0) + 1
+    return next_round <= min(t.late_registration_rounds, t.round_count)
+
+
+def player_order(view: snapshots.View, t: Tournament) -> list[snapshots.Entrant]:
+    """The Players tab's order: by status and seeding rating; once the tournament is over,
+    in the order it finished."""
+    key = ("players", t.status)
+    if key not in view.cache:
+        entries = sorted(view.entries.values(), key=lambda e: (e.status, -e.rating))
+        if t.status == Tournament.Status.FINISHED:
+            ranks = {row.entry.pk: row.rank for row in view.rows}
+            entries.sort(key=lambda e: ranks.get(e.pk, len(ranks) + 1))
+        view.cache[key] = entries
+    return view.cache[key]
+
+
+def player_row(view: snapshots.View, t: Tournament, e: snapshots.Entrant, me=None) -> dict:
+    """One line of the Players tab: the entrant and where they stand now (registered,
+    playing, their final place, withdrawn ...)."""
+    position = view.position.get(e.pk)
+    rank = view.rows[position].rank if position is not None else None
+    return {"entry": e, "status": entry_status(t, e, rank, len(view.rows)),
+            "name": entrant_html(e, me)}  # fmt: skip
+
+
+def entry_status(
+    t: Tournament, entry: Entry | snapshots.Entrant, rank: int | None, ranked: int
+) -> str:
     """What one entrant is in the tournament's current state, in words."""
     if not entry.is_active:
         return entry.get_status_display()  # withdrawn, removed or did not check in
@@ -137,84 +134,92 @@ def registered_message(t: Tournament, entry: Entry) -> str:
     ) % {"opens": moment(t.checkin_opens), "starts": moment(t.starts_at)}
 
 
-def rounds_view(snap: Snapshot, user=None) -> list[dict]:
-    """Every round, newest first, with its tables and their results."""
-    me = snap.entry_of(user)
-    out = []
-    for round_ in reversed(snap.rounds):
-        tables = [_table(snap, p, me) for p in snap.tables.get(round_.number, [])]
-        out.append({"round": round_, "tables": tables})
-    return out
-
-
-def _table(snap: Snapshot, pairing: Pairing, me: Entry | None) -> dict:
-    seats = snap.seats[pairing.pk]
+def table_view(table: snapshots.TableView, me: snapshots.Entrant | None) -> dict:
+    """One table of a round, with its results (titles worked out here: one gettext call
+    each, much cheaper than a template tag per seat on a page of many tables)."""
+    size = len(table.seats)
     return {
-        "pairing": pairing,
+        "pairing": table,
         "seats": [
             {
                 "seat": s,
-                "entry": snap.shown(s.entry),
+                "entry": s.entry,
+                "name": entrant_html(s.entry, me),
                 "points": fmt_points(s.points),
+                "points_text": _("%(p)s pts") % {"p": fmt_points(s.points)},
+                "place_title": _("Place %(p)s") % {"p": s.place},
+                "place_css": _place_css(s.place, size),
                 "first": s.seat == 0,
             }
-            for s in seats
+            for s in table.seats
         ],
-        "mine": me is not None and any(s.entry_id == me.pk for s in seats),
-        "done": pairing.done,
+        "mine": me is not None and any(s.entry.pk == me.pk for s in table.seats),
+        "done": table.done,
     }
 
 
-def crosstable(snap: Snapshot) -> dict:
-    """Rows in standings order; one cell per round: table, place of size, points (or bye)."""
-    cells = defaultdict(dict)
-    for number, pairings in snap.tables.items():
-        for p in pairings:
-            seats = snap.seats[p.pk]
-            for s in seats:
-                cells[s.entry_id][number] = {
-                    "table": p.number,
-                    "bye": p.is_bye,
-                    "place": s.place,
-                    "size": len(seats),
-                    "points": fmt_points(s.points),
-                    "pairing": p,
-                }
-    numbers = [r.number for r in snap.rounds]
-    rows = [
-        {
-            "rank": row.rank,
-            "entry": snap.shown(snap.entries[row.player]),
-            "points": fmt_points(row.points),
-            "cells": [cells[row.player].get(n) for n in numbers],
-        }
-        for row in snap.rows
-    ]
-    return {"rounds": numbers, "rows": rows}
+def _place_css(place: int | None, size: int) -> str:
+    return "win" if place == 1 else "last" if place == size else ""
 
 
-def schedule(snap: Snapshot, user) -> dict | None:
+def crosstable_row(view: snapshots.View, row: snapshots.Row, me=None) -> dict:
+    """One line of the crosstable: a cell per round (table, place of size, points, or bye).
+
+    The cells are written here as HTML (every value escaped): a page of 50 players and 12
+    rounds has 600 of them, and a template tag per cell cost more than the rest of the page.
+    """
+    mine = view.cells.get(row.entry.pk, {})
+    found = [mine.get(r.number) for r in view.rounds]
+    cells = [{"table": f[0].number, "bye": f[0].is_bye, "place": f[1].place,
+              "size": len(f[0].seats), "points": f[1].points} if f else None
+             for f in found]  # fmt: skip
+    html = "".join(_cell(*f) if f else _EMPTY for f in found)
+    return {"rank": row.rank, "entry": row.entry, "points": fmt_points(row.points),
+            "cells": cells, "cells_html": mark_safe(html),
+            "name": entrant_html(row.entry, me)}  # fmt: skip
+
+
+_EMPTY = '<td class="num cell"><span class="muted">–</span></td>'
+
+
+def _cell(table: snapshots.TableView, seat: snapshots.SeatView) -> str:
+    size, points = len(table.seats), fmt_points(seat.points)
+    if table.is_bye:
+        inner = f'<span title="{escape(_("Bye"))}">{escape(_("bye"))} · {points}</span>'
+    elif seat.place:
+        title = _("Table %(t)s: place %(p)s of %(n)s") % {"t": table.number, "p": seat.place,
+                                                          "n": size}  # fmt: skip
+        css = _place_css(seat.place, size)
+        inner = (f'<span title="{escape(title)}"><span class="place {css}">{seat.place}</span>'
+                 f'<span class="muted">/{size}</span> {points}</span>')  # fmt: skip
+    else:
+        title = _("Table %(t)s") % {"t": table.number}
+        inner = f'<span class="muted" title="{escape(title)}">T{table.number}…</span>'
+    return f'<td class="num cell">{inner}</td>'
+
+
+def schedule(view: snapshots.View, user) -> dict | None:
     """The signed-in entrant's own rounds: table, seat, result; None if not an entrant."""
-    me = snap.entry_of(user)
+    me = view.entry_of(user)
     if me is None:
         return None
     games = []
-    for round_ in snap.rounds:
-        for p in snap.tables.get(round_.number, []):
-            seat = next((s for s in snap.seats[p.pk] if s.entry_id == me.pk), None)
-            if seat is not None:
-                others = [snap.shown(s.entry) for s in snap.seats[p.pk] if s.entry_id != me.pk]
-                games.append({"round": round_, "pairing": p, "seat": seat, "others": others,
-                              "points": fmt_points(seat.points)})  # fmt: skip
-    row = next((r for r in snap.rows if r.player == me.pk), None)
+    mine = view.cells.get(me.pk, {})
+    for round_ in view.rounds:
+        if round_.number in mine:
+            table, seat = mine[round_.number]
+            others = [s.entry for s in table.seats if s.entry.pk != me.pk]
+            games.append({"round": round_, "pairing": table, "seat": seat, "others": others,
+                          "points": fmt_points(seat.points)})  # fmt: skip
+    position = view.position.get(me.pk)
+    row = view.rows[position] if position is not None else None
     played = row is not None and row.games + row.byes > 0
     return {"entry": me, "games": games, "rank": row.rank if row else None, "played": played,
             "points": fmt_points(row.points) if row else ""}  # fmt: skip
 
 
-def export(snap: Snapshot) -> dict:
+def export(view: snapshots.View, t: Tournament) -> dict:
     """The whole tournament as plain data (the JSON export; the CSV export flattens it)."""
-    t = snap.tournament
     return {
         "tournament": {
             "name": t.name,
@@ -233,17 +238,26 @@ def export(snap: Snapshot) -> dict:
             "starts_at": t.starts_at.isoformat(),
             "finished_at": t.finished_at.isoformat() if t.finished_at else None,
         },
-        "standings": [_export_row(snap, row) for row in snap.rows],
-        "rounds": [_export_round(snap, r) for r in snap.rounds],
+        "standings": export_standings(view),
+        "rounds": export_rounds(view),
     }
 
 
-def _export_row(snap: Snapshot, row: scoring.Row) -> dict:
-    entry = snap.entries[row.player]
+def export_standings(view: snapshots.View) -> list[dict]:
+    """The export's standings rows (each with its entry id), once per snapshot and language."""
+    key = ("standings", get_language())
+    if key not in view.cache:
+        view.cache[key] = [_export_row(row) for row in view.rows]
+    return view.cache[key]
+
+
+def _export_row(row: snapshots.Row) -> dict:
+    entry = row.entry
     return {
         "rank": row.rank,
-        "player": snap.shown(entry).label,
-        "username": entry.user.username if entry.user_id else None,
+        "entry": entry.pk,
+        "player": entry.label,
+        "username": entry.username,
         "bot": entry.bot_level or None,
         "status": entry.status,
         "points": row.points,
@@ -253,16 +267,26 @@ def _export_row(snap: Snapshot, row: scoring.Row) -> dict:
         "buchholz_cut1": round(row.buchholz_cut1, 4),
         "game_points": row.game_points,
         "opponent_rating": round(row.opponent_rating, 1),
+        "later_seat": round(row.later_seat, 4),
         "rating": round(entry.rating, 1),
     }
 
 
-def _export_round(snap: Snapshot, round_: Round) -> dict:
+def export_rounds(view: snapshots.View) -> list[dict]:
+    """The export's rounds (each table with its pairing id, each seat with its entry id)."""
+    key = ("rounds", get_language())
+    if key not in view.cache:
+        view.cache[key] = [_export_round(r) for r in view.rounds]
+    return view.cache[key]
+
+
+def _export_round(round_: snapshots.RoundView) -> dict:
     return {
         "number": round_.number,
         "status": round_.status,
         "tables": [
             {
+                "id": p.pk,
                 "number": p.number,
                 "bye": p.is_bye,
                 "status": p.status,
@@ -270,39 +294,53 @@ def _export_round(snap: Snapshot, round_: Round) -> dict:
                 "seats": [
                     {
                         "seat": s.seat,
-                        "player": snap.shown(s.entry).label,
+                        "entry": s.entry.pk,
+                        "player": s.entry.label,
                         "place": s.place,
                         "score": s.score,
                         "points": s.points,
                         "abandoned": s.abandoned,
-                    }  # fmt: skip
-                    for s in snap.seats[p.pk]
+                    }
+                    for s in p.seats
                 ],
             }
-            for p in snap.tables.get(round_.number, [])
+            for p in round_.tables
         ],
     }
 
 
+def export_json(view: snapshots.View, t: Tournament) -> bytes:
+    """The JSON export as bytes, encoded once per snapshot, language and tournament state."""
+    key = ("json", get_language(), t.status, t.finished_at)
+    if key not in view.cache:
+        view.cache[key] = orjson.dumps(export(view, t), option=orjson.OPT_INDENT_2)
+    return view.cache[key]
+
+
 CSV_HEADER = ["rank", "player", "username", "status", "points", "games", "byes", "buchholz",
-              "buchholz_cut1", "game_points", "opponent_rating", "rating"]  # fmt: skip
+              "buchholz_cut1", "game_points", "opponent_rating", "later_seat",
+              "rating"]  # fmt: skip
 
 
-def csv_rows(snap: Snapshot) -> list[list]:
+def csv_rows(view: snapshots.View) -> list[list]:
     """The standings as CSV rows (header first), one column per round's points after."""
-    data = export(snap)
-    numbers = [r.number for r in snap.rounds]
-    per_round = defaultdict(dict)
-    for r in data["rounds"]:
-        for table in r["tables"]:
-            for s in table["seats"]:
-                per_round[s["player"]][r["number"]] = s["points"]
-    header = CSV_HEADER + [f"round_{n}" for n in numbers]
-    rows = [header]
-    for row in data["standings"]:
-        points = [per_round[row["player"]].get(n) for n in numbers]
-        rows.append([row[k] for k in CSV_HEADER] + ["" if p is None else p for p in points])
+    numbers = [r.number for r in view.rounds]
+    rows = [CSV_HEADER + [f"round_{n}" for n in numbers]]
+    for data, row in zip(export_standings(view), view.rows, strict=True):
+        mine = view.cells.get(row.entry.pk, {})
+        points = [mine[n][1].points if n in mine else None for n in numbers]
+        rows.append([data[k] for k in CSV_HEADER] + ["" if p is None else p for p in points])
     return rows
+
+
+def export_csv(view: snapshots.View) -> bytes:
+    """The CSV export as bytes, written once per snapshot and language."""
+    key = ("csv", get_language())
+    if key not in view.cache:
+        out = io.StringIO()
+        csv.writer(out).writerows(csv_rows(view))
+        view.cache[key] = out.getvalue().encode()
+    return view.cache[key]
 
 
 def tournament_lists(user) -> dict:

@@ -4,17 +4,16 @@ its live fragment and exports; and the POST actions of players and organizers.
 Adapters only: parse, call one service, report a ``LadderError`` as a message, redirect.
 """
 
-import csv
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ladder import services
 from ladder import tournament_presenters as present
+from ladder import tournament_tabs as tabs
 from ladder.errors import LadderError
 from ladder.models import Pairing, Tournament, TournamentInvitation
 from ladder.tournament_forms import AddBotForm, AddPlayerForm, TournamentForm
@@ -71,27 +70,34 @@ def tournament_detail(request, slug, tab="standings"):
 
 
 def _context(request, t: Tournament, tab: str) -> dict:
-    snap = present.Snapshot.load(t)
+    view = services.snapshot_current(t)
+    me = view.entry_of(request.user)
     organizer = t.is_organizer(request.user)
+    params = request.GET
     context = {
         "tournament": t,
         "tab": tab,
         "is_organizer": organizer,
-        "entry": snap.entry_of(request.user),
-        "registration_open": t.registration_open(),
+        "entry": me,
+        "registration_open": present.registration_open(t, view),
         "checkin_open": t.checkin_open(),
-        "active_count": sum(1 for e in snap.entries.values() if e.is_active),
-        "rounds_played": sum(1 for r in snap.rounds if r.status != r.Status.PAIRED),
-        "schedule": present.schedule(snap, request.user),
-        "standings": present.standings_rows(snap),
+        "active_count": present.active_count(view),
+        "rounds_played": sum(1 for r in view.rounds if r.status != "paired"),
+        "schedule": present.schedule(view, request.user),
         "tiebreak_columns": list(t.tiebreaks),
+        "partial_url": _partial_url(request),
+        "snapshot_version": view.version,
+        "per_page": tabs.PER_PAGE,
     }
-    if tab == "rounds" or tab == "standings":
-        context["rounds"] = present.rounds_view(snap, request.user)
-    if tab == "crosstable":
-        context["crosstable"] = present.crosstable(snap)
-    if tab == "players":
-        context["players"] = present.player_rows(snap)
+    if tab == "standings":
+        context |= tabs.standings_tab(view, me, params, t.tiebreaks)
+        context["round_preview"] = tabs.round_preview(view, me)
+    elif tab == "rounds":
+        context |= tabs.rounds_tab(view, me, params)
+    elif tab == "crosstable":
+        context |= tabs.crosstable_tab(view, me, params)
+    else:
+        context |= tabs.players_tab(view, t, me, params)
     pending = t.invitations.filter(status=TournamentInvitation.Status.PENDING)
     if request.user.is_authenticated:
         context["invitation"] = pending.filter(user=request.user).first()
@@ -101,19 +107,26 @@ def _context(request, t: Tournament, tab: str) -> dict:
     return context
 
 
+def _partial_url(request) -> str:
+    """The live fragment of this very page (its page, search and round kept)."""
+    params = request.GET.copy()
+    params["partial"] = "1"
+    return f"{request.path}?{params.urlencode()}"
+
+
 def tournament_export(request, slug, fmt):
     # Only the known formats: ``fmt`` goes into the file name of Content-Disposition, where
     # CR/LF, quotes or an ``.html`` name would be the requester's choice.
     if fmt not in EXPORT_FORMATS:
         raise Http404
     tournament = _tournament(request, slug)
-    snap = present.Snapshot.load(tournament)
+    view = services.snapshot_current(tournament)
     filename = f"{tournament.slug}-results.{fmt}"
     if fmt == "json":
-        response = JsonResponse(present.export(snap), json_dumps_params={"indent": 2})
+        body = present.export_json(view, tournament)
+        response = HttpResponse(body, content_type="application/json")
     else:
-        response = HttpResponse(content_type="text/csv; charset=utf-8")
-        csv.writer(response).writerows(present.csv_rows(snap))
+        response = HttpResponse(present.export_csv(view), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from ladder import tournament_views, views
+from ladder import live_standings, tournament_views, views
 
 urlpatterns = [
     path("leagues/", views.league_list, name="leagues"),
@@ -48,6 +48,11 @@ urlpatterns += [
         "tournaments/<slug:slug>/<str:tab>/",
         tournament_views.tournament_detail,
         name="tournament_tab",
+    ),
+    path(
+        "tournaments/<slug:slug>/standings.json",
+        live_standings.standings_json,
+        name="tournament_standings_json",
     ),
     path(
         "tournaments/<slug:slug>/results.<str:fmt>",

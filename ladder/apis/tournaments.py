@@ -2,14 +2,16 @@
 the players' actions (register, withdraw, check in) and the organizer's.
 
 A tournament of a private league is a 404 to anyone but its members and its organizer (as
-on the pages). Standings, rounds and the export are built from one ``Snapshot`` (one
-consistent moment), reusing the export's rows.
+on the pages). Standings, rounds and the export are read from the tournament's standings
+snapshot (``services.snapshot_current``: one consistent moment, computed once per change).
 """
 
 import csv
 import io
 
+import orjson
 from django.db.models import Q
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, renderers, serializers, status
@@ -212,32 +214,14 @@ class EntryApi(APIView):
         return Response(EntrySerializer(entry).data)
 
 
-def standings(snap: present.Snapshot) -> list[dict]:
-    """The export's standings rows, each with its entry id."""
-    rows = present.export(snap)["standings"]
-    return [row | {"entry": r.player} for row, r in zip(rows, snap.rows, strict=True)]
-
-
-def rounds(snap: present.Snapshot) -> list[dict]:
-    """The export's rounds, each table with its pairing id and each seat with its entry id."""
-    out = present.export(snap)["rounds"]
-    for round_data, round_ in zip(out, snap.rounds, strict=True):
-        pairings = snap.tables.get(round_.number, [])
-        for table, pairing in zip(round_data["tables"], pairings, strict=True):
-            table["id"] = pairing.pk
-            for seat, row in zip(table["seats"], snap.seats[pairing.pk], strict=True):
-                seat["entry"] = row.entry_id
-    return out
-
-
 @extend_schema(tags=[TAG], responses=StandingSerializer(many=True))
 class StandingsApi(generics.GenericAPIView):
     serializer_class = StandingSerializer
 
     def get(self, request, slug: str):
         """The standings: rank, points and every tie-break value."""
-        snap = present.Snapshot.load(visible_tournament(request, slug))
-        page = self.paginate_queryset(standings(snap))
+        view = services.snapshot_current(visible_tournament(request, slug))
+        page = self.paginate_queryset(present.export_standings(view))
         return self.get_paginated_response(StandingSerializer(page, many=True).data)
 
 
@@ -247,9 +231,13 @@ class RoundsApi(generics.GenericAPIView):
 
     def get(self, request, slug: str):
         """Every round in order, its tables (pairings) and their results."""
-        snap = present.Snapshot.load(visible_tournament(request, slug))
-        page = self.paginate_queryset(rounds(snap))
-        return self.get_paginated_response(RoundSerializer(page, many=True).data)
+        view = services.snapshot_current(visible_tournament(request, slug))
+        page = self.paginate_queryset(present.export_rounds(view))
+        # The rounds are the serializer's shape already (``present.export_rounds``); a page of
+        # 12 rounds of 500 tables is 24,000 seats, too many to pass through serializer fields
+        # and the renderer on every read: orjson encodes the page as it is.
+        data = self.get_paginated_response(page).data
+        return HttpResponse(orjson.dumps(data), content_type="application/json")
 
 
 class CSVRenderer(renderers.BaseRenderer):
@@ -277,10 +265,12 @@ class ResultsApi(APIView):
     def get(self, request, slug: str):
         """The results export: the whole tournament as JSON (settings, standings, rounds),
         or the standings as CSV with one column per round (``?format=csv``)."""
-        snap = present.Snapshot.load(visible_tournament(request, slug))
+        t = visible_tournament(request, slug)
+        view = services.snapshot_current(t)
+        # Encoded once per snapshot (``present.export_json``), not by the renderer each time.
         if request.accepted_renderer.format == "csv":
-            return Response(present.csv_rows(snap))
-        return Response(present.export(snap))
+            return HttpResponse(present.export_csv(view), content_type="text/csv; charset=utf-8")
+        return HttpResponse(present.export_json(view, t), content_type="application/json")
 
     def handle_exception(self, exc):
         # Errors are JSON in the one format, whatever format the export was asked in.
@@ -299,8 +289,9 @@ class RoundRepairApi(APIView):
 
 
 def _round(t: Tournament, number: int) -> dict:
-    snap = present.Snapshot.load(t)
-    return next(r for r in rounds(snap) if r["number"] == number)
+    t.refresh_from_db(fields=["version"])  # the change just made
+    view = services.snapshot_current(t)
+    return next(r for r in present.export_rounds(view) if r["number"] == number)
 
 
 def tournament_pairing(request, t: Tournament, pairing_id: int) -> int:

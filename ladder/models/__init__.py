@@ -23,6 +23,7 @@ from ladder.models.tournaments import (
     Round,
     Tournament,
     TournamentInvitation,
+    TournamentSnapshot,
 )
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "Round",
     "Tournament",
     "TournamentInvitation",
+    "TournamentSnapshot",
     "all_time_controls",
     "new_invite_token",
 ]

@@ -33,7 +33,7 @@ def new_seed() -> int:
 
 
 def default_tiebreaks() -> list[str]:
-    return list(scoring.TIEBREAKS)
+    return list(scoring.DEFAULT_TIEBREAKS)
 
 
 class TournamentQuerySet(models.QuerySet):
@@ -101,6 +101,9 @@ class Tournament(models.Model):
     max_players = models.PositiveIntegerField(null=True, blank=True)
     seed = models.BigIntegerField(default=new_seed)
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
+    # Bumped in the transaction of every change the pages show (``services.announce``); the
+    # stored standings snapshot (``TournamentSnapshot``) is current when it has this version.
+    version = models.PositiveBigIntegerField(default=0)
     paused = models.BooleanField(default=False)
     checkin_announced = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -182,7 +185,7 @@ class Tournament(models.Model):
                 byes.append(scoring.Bye(pairing.round.number, s.entry_id))
             else:
                 seats.append(scoring.Seat(pairing.round.number, pairing.pk, s.entry_id,
-                                          s.place, s.score or 0, s.points))  # fmt: skip
+                                          s.place, s.score or 0, s.points, s.seat))  # fmt: skip
         return seats, byes
 
     def standings(self) -> list[scoring.Row]:
@@ -262,6 +265,11 @@ class Entry(models.Model):
     @property
     def is_active(self) -> bool:
         return self.status == self.Status.ACTIVE
+
+    @property
+    def url(self) -> str:
+        """The player's profile (a bot has none)."""
+        return self.user.get_absolute_url() if self.user_id is not None else ""
 
 
 class TournamentInvitation(models.Model):
@@ -376,3 +384,21 @@ class PairingSeat(models.Model):
 
     def __str__(self):
         return f"{self.pairing} seat {self.seat}"
+
+
+class TournamentSnapshot(models.Model):
+    """The tournament's standings, rounds and entrants as computed at ``version`` (JSON text,
+    ``ladder.tournament_snapshots``): the pages and exports read it instead of recomputing.
+    Never older than what it replaces: it is written only with a higher version."""
+
+    tournament = models.OneToOneField(
+        Tournament, on_delete=models.CASCADE, primary_key=True, related_name="snapshot"
+    )
+    version = models.PositiveBigIntegerField()
+    data = models.TextField(help_text="entrants, standings and rounds (JSON)")
+    rows = models.TextField(help_text="the standings rows alone, as the live diff sends them")
+    built_at = models.DateTimeField()
+    build_ms = models.PositiveIntegerField(default=0, help_text="how long the build took")
+
+    def __str__(self):
+        return f"snapshot of {self.tournament_id} at version {self.version}"

@@ -36,6 +36,11 @@ from ladder.services.tournament_rounds import (
     tournament_rate,
     tournament_start_now,
 )
+from ladder.services.tournament_snapshots import (
+    snapshot_current,
+    snapshot_rebuild,
+    snapshot_refresh,
+)
 from ladder.services.tournaments import (
     tournament_cancel,
     tournament_create,
@@ -69,6 +74,9 @@ __all__ = [
     "queue_match",
     "rated_table_start",
     "round_repair",
+    "snapshot_current",
+    "snapshot_rebuild",
+    "snapshot_refresh",
     "tournament_advance",
     "tournament_cancel",
     "tournament_check_in",

@@ -6,6 +6,7 @@ Open tournament pages are told after commit (``ladder.broadcast``).
 """
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -42,8 +43,13 @@ def organized_tournament(tournament_id: int, by) -> Tournament:
 
 
 def announce(tournament: Tournament) -> None:
-    """After commit, tell open pages of the tournament to refresh."""
+    """The tournament changed: a new version (in this transaction, so the standings snapshot
+    of the old one is stale from the commit on); after commit, its snapshot is rebuilt and
+    open pages are told to refresh."""
     tournament_id = tournament.pk
+    Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
+    tournament.version += 1  # the caller holds the row lock: the row's value now
+    transaction.on_commit(lambda: enqueue("ladder.tasks.tournament_snapshot", tournament_id))
     transaction.on_commit(lambda: broadcast.tournament_changed(tournament_id))
 
 
@@ -69,7 +75,7 @@ def tournament_create(*, by, name: str, starts_at, now=None, **settings) -> Tour
     """
     tournament = Tournament(organizer=by, name=name.strip(), starts_at=starts_at, **settings)
     if not tournament.tiebreaks:
-        tournament.tiebreaks = list(standings.TIEBREAKS)
+        tournament.tiebreaks = list(standings.DEFAULT_TIEBREAKS)
     check_settings(tournament, by, now or timezone.now())
     tournament.slug = free_slug(Tournament, tournament.name, fallback="tournament")
     tournament.save()

@@ -244,3 +244,58 @@ def test_ranks_are_a_strict_order_consistent_with_points(data):
     assert [r.points for r in rows] == sorted((r.points for r in rows), reverse=True)
     for row in rows:
         assert row.buchholz_cut1 >= row.buchholz - 1e-9
+
+
+# -- the seat rule ----------------------------------------------------------------------------
+
+
+def seated(round_no, table, players, places):
+    """A finished table whose seats (turn order) are the order of ``players``."""
+    return [
+        Seat(round_no, table, p, place, 0, pts, seat)
+        for seat, (p, place, pts) in enumerate(
+            zip(players, places, placement_points(places), strict=True)
+        )
+    ]
+
+
+def test_later_seat_is_the_mean_normalised_turn_order_position():
+    # Round 1: 1, 2, 3, 4 in turn order; round 2 at a table of 3: 4, 2, 1.
+    seats = seated(1, 1, [1, 2, 3, 4], [1, 2, 3, 4]) + seated(2, 2, [4, 2, 1], [1, 2, 3])
+    rows = by_player(standings(entrants(1, 2, 3, 4), seats, [], tiebreaks=["later_seat"]))
+    assert rows[1].later_seat == approx((0 + 1) / 2)  # first of 4, then last of 3
+    assert rows[2].later_seat == approx((1 / 3 + 1 / 2) / 2)
+    assert rows[3].later_seat == approx(2 / 3)
+    assert rows[4].later_seat == approx((1 + 0) / 2)
+
+
+def test_the_seat_rule_ranks_the_later_starting_seat_first_on_equal_points():
+    # 1 and 2 both win a table and lose one; 2 moved first both times, 1 moved last.
+    seats = (
+        seated(1, 1, [2, 1], [1, 2])
+        + seated(2, 2, [2, 1], [2, 1])
+        + seated(1, 3, [3, 4], [1, 2])
+        + seated(2, 4, [3, 4], [2, 1])
+    )
+    for seed in range(20):  # whatever the coin says
+        rows = standings(entrants(1, 2, 3, 4), seats, [], tiebreaks=["later_seat"], seed=seed)
+        order = [row.player for row in rows]
+        assert order.index(1) < order.index(2)
+        assert order.index(4) < order.index(3)
+
+
+def test_the_seat_rule_counts_only_tables_with_known_seats_and_is_neutral_without():
+    seats = seats_of(1, 1, [1, 2], [1, 2]) + seated(2, 2, [2, 1], [1, 2])
+    rows = by_player(standings(entrants(1, 2, 3), seats, [Bye(1, 3)]))
+    assert rows[1].later_seat == approx(1.0)  # round 1's seats are unknown: left out
+    assert rows[2].later_seat == approx(0.0)
+    assert rows[3].later_seat == approx(0.5)  # no games: neither early nor late
+
+
+def test_the_seat_rule_is_offered_but_not_a_default_tie_break():
+    from ladder.standings import DEFAULT_TIEBREAKS, TIEBREAKS
+
+    assert "later_seat" in TIEBREAKS
+    assert "later_seat" not in DEFAULT_TIEBREAKS
+    with pytest.raises(ValueError, match="unknown tie-break"):
+        standings(entrants(1), [], [], tiebreaks=["earlier_seat"])
