@@ -275,3 +275,49 @@ class ChatMessage(models.Model):
             "text": self.text,
             "at": self.created_at.isoformat(),
         }
+
+
+class ClockBeat(models.Model):
+    """The deadline sweep's heartbeat: one row (pk 1), written by every sweep with a
+    compare-and-set (``games.services.clock_outages``). A beat older than
+    ``CLOCK_OUTAGE_SECONDS`` means no sweep ran: an outage, whose time the running games get
+    back. ``web_down_since``: since when no web process has been alive (players cannot move);
+    ``given_until``: the clocks have been given back up to here (never twice)."""
+
+    beat_at = models.DateTimeField(null=True, blank=True)
+    web_down_since = models.DateTimeField(null=True, blank=True)
+    given_until = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"sweep beat {self.beat_at}"
+
+
+class WebBeat(models.Model):
+    """One web process's liveness beat (``games.web_beat``): alive while ``beat_at`` is recent
+    and it has not stopped (a graceful shutdown sets ``stopped_at``)."""
+
+    name = models.CharField(max_length=120, unique=True, help_text="host:pid")
+    beat_at = models.DateTimeField()
+    stopped_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"{self.name} {self.beat_at}"
+
+
+class ClockOutage(models.Model):
+    """Time the running games' clocks were given back: the platform could not serve them
+    (``cause`` ``sweep``: no deadline sweep ran, i.e. the worker, beat, Redis or PostgreSQL
+    was down; ``web``: no web process was alive)."""
+
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField()
+    seconds = models.FloatField()
+    cause = models.CharField(max_length=10)
+    games = models.PositiveIntegerField(default=0, help_text="running games given time back")
+
+    class Meta:
+        ordering = ["-ended_at"]
+
+    def __str__(self):
+        return f"{self.cause} outage of {self.seconds:.1f}s at {self.started_at}"
+

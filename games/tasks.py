@@ -13,8 +13,10 @@ same job, at most a second late.
 """
 
 import logging
+import time
 
 from celery import shared_task
+from django.conf import settings
 from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 
@@ -48,11 +50,23 @@ def turn_timeout(game_id: int, expected_version: int) -> bool:
 @shared_task
 def sweep_deadlines() -> int:
     """Resolve every game whose deadline has passed (beat runs this every second). One sweep
-    at a time: a sweep that outlasts the second is not joined by the next one."""
+    at a time: a sweep that outlasts the second is not joined by the next one.
+
+    Each sweep first beats the clock heartbeat: after an outage (no sweep for a while, or no
+    web process alive) every running game gets the lost time back before any deadline is
+    resolved, and while no web process is alive nobody times out (``clock_outages``)."""
     if not cache.add(SWEEP_LOCK, 1, timeout=SWEEP_LOCK_SECONDS):
         return 0
     try:
-        return services.game_sweep_deadlines()
+        if not services.clock_sweep_beat().serving:
+            return 0  # nobody can move now: no timeouts (the time is given back later)
+        started = time.monotonic()
+        handled = services.game_sweep_deadlines()
+        if time.monotonic() - started > settings.SWEEP_SECONDS:
+            # A long sweep (many timeouts at once) was no outage: the next sweep's gap counts
+            # from its end, not its start.
+            services.clock_sweep_touch()
+        return handled
     finally:
         cache.delete(SWEEP_LOCK)
 

@@ -60,6 +60,7 @@ class LiveSite:
         self._worker_count = workers
         self._web: dict[int, subprocess.Popen] = {}
         self._live_workers: list[tuple[subprocess.Popen, Path]] = []
+        self._beat: subprocess.Popen | None = None
         self._redis_url = redis_url
         self._database_port = database_port
         self.database_url = ""  # the site's database, reached directly (not via a proxy)
@@ -133,9 +134,7 @@ class LiveSite:
         if self.mode == "production":
             for _ in range(self._worker_count):
                 self.start_worker(wait=False)
-            beat = ["-m", "celery", "-A", "ttr_site", "beat", "--loglevel=INFO"]
-            schedule = str(self.workdir / "celerybeat-schedule")
-            self._spawn("beat", [sys.executable, *beat, "--schedule", schedule])
+            self.start_beat()
         self._wait_until_up()
         return self
 
@@ -180,6 +179,18 @@ class LiveSite:
         process.wait()
         self.processes.remove(process)
 
+    def start_beat(self) -> None:
+        """Celery beat (production mode), as ``celery -A ttr_site beat``."""
+        beat = ["-m", "celery", "-A", "ttr_site", "beat", "--loglevel=INFO"]
+        schedule = str(self.workdir / "celerybeat-schedule")
+        self._beat = self._spawn("beat", [sys.executable, *beat, "--schedule", schedule])
+
+    def kill_beat(self) -> None:
+        """SIGKILL beat: no periodic task (the deadline sweep) is sent until it is back."""
+        os.killpg(self._beat.pid, signal.SIGKILL)
+        self._beat.wait()
+        self.processes.remove(self._beat)
+
     def kill_workers(self) -> None:
         """SIGKILL every worker."""
         while self._live_workers:
@@ -196,13 +207,13 @@ class LiveSite:
         with psycopg.connect(url) as connection:
             return connection.execute(query, params).fetchall()
 
-    def wait_for(self, predicate, timeout: float = 60, what: str = "condition"):
+    def wait_for(self, predicate, timeout: float = 60, what: str = "condition", poll=0.25):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             value = predicate()
             if value:
                 return value
-            time.sleep(0.25)
+            time.sleep(poll)
         raise AssertionError(f"{what} did not happen in {timeout}s:\n{self.output()[-4000:]}")
 
     def _wait_until_up(self, timeout: float = 60) -> None:

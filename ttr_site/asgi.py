@@ -14,7 +14,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
 
-from games.bot_turns import lifespan  # noqa: E402
+from games.web_beat import lifespan  # noqa: E402
 from ttr_site import collector  # noqa: E402
 from ttr_site.accounts.socket_auth import TokenOrSessionMiddleware  # noqa: E402
 from ttr_site.routing import websocket_urlpatterns  # noqa: E402
@@ -27,7 +27,8 @@ application = ProtocolTypeRouter(
         "websocket": TokenOrSessionMiddleware(
             SocketQuotaMiddleware(URLRouter(websocket_urlpatterns))
         ),
-        # Bot moves waiting in this process go to Celery at a graceful shutdown.
+        # The process's liveness beat (games.web_beat); at a graceful shutdown it records
+        # stopping, and the bot moves waiting in this process go to Celery.
         "lifespan": lifespan,
     }
 )

@@ -233,6 +233,15 @@ SOCKET_FRAME_RATE_WINDOW = env_int("SOCKET_FRAME_RATE_WINDOW", default=10)
 SOCKETS_PER_USER = env_int("SOCKETS_PER_USER", default=30)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", default=200)
 MAX_OPEN_TABLES_PER_USER = env_int("MAX_OPEN_TABLES_PER_USER", default=5)  # waiting for players
+# Post-game analysis (games.services.analysis): CPU seconds per graded decision and per
+# step's win chances, a cap on playouts per decision (0: none; tests set a tiny one), the
+# evaluator ("expert": the expert bot's search; "playouts": bot playouts only), and new
+# analyses per user per window (each is a background job of a minute or two).
+ANALYSIS_SECONDS_PER_DECISION = env_float("ANALYSIS_SECONDS_PER_DECISION", default=0.2)
+ANALYSIS_MAX_PLAYOUTS = env_int("ANALYSIS_MAX_PLAYOUTS", default=0)
+ANALYSIS_EVALUATOR = env.str("ANALYSIS_EVALUATOR", default="expert")
+ANALYSIS_RATE_LIMIT = env_int("ANALYSIS_RATE_LIMIT", default=5)
+ANALYSIS_RATE_WINDOW = env_int("ANALYSIS_RATE_WINDOW", default=3600)
 
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
 CELERY_TASK_IGNORE_RESULT = True

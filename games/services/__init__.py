@@ -6,6 +6,12 @@ table), checks the caller's right to act, and schedules pushes and tasks with
 """
 
 from games.services.chat import CHAT_BURST, CHAT_LIMIT, chat_post
+from games.services.clock_outages import (
+    clock_sweep_beat,
+    clock_sweep_touch,
+    web_beat,
+    web_stopped,
+)
 from games.services.moves import (
     game_bot_move,
     game_frame,
@@ -33,6 +39,8 @@ __all__ = [
     "CHAT_BURST",
     "CHAT_LIMIT",
     "chat_post",
+    "clock_sweep_beat",
+    "clock_sweep_touch",
     "game_bot_move",
     "game_frame",
     "game_handle_timeout",
@@ -51,4 +59,6 @@ __all__ = [
     "table_remove_seat",
     "table_start",
     "table_take_back",
+    "web_beat",
+    "web_stopped",
 ]

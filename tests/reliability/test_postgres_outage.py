@@ -13,6 +13,7 @@ import urllib.request
 
 import pytest
 
+from tests.reliability import clock_drill
 from tests.reliability.checks import assert_game_is_sound
 from tests.reliability.players import open_game, play, players_for
 
@@ -62,3 +63,13 @@ def test_a_database_outage_is_a_clear_503_and_no_game_is_harmed(drill_site):
     for url in site.urls:
         assert _fetch(url + f"/table/{setup['table']}/")[0] == 200
     print(f"postgres cut: {summary} in {time.monotonic() - started:.1f}s")
+
+
+def test_a_seat_keeps_its_time_through_a_database_outage(drill_site):
+    """PostgreSQL cut past the silent seat's deadline: nobody could move and no sweep ran; the
+    first sweep after gives the time back (once, though the web beats went stale too)."""
+    site = drill_site
+    figures = clock_drill.drill(site, tag="clockpg", down=site.proxy.cut, up=site.proxy.restore)
+    assert [cause for cause, _ in figures["outages"]][:1] == ["sweep"], figures
+    figures.pop("setup")
+    print(f"postgres down: {figures}")

@@ -10,6 +10,7 @@ import time
 import pytest
 
 from games import engine
+from tests.reliability import clock_drill
 from tests.reliability.checks import assert_history_is_whole, game_row
 from tests.reliability.players import open_game
 
@@ -100,3 +101,23 @@ def test_timeouts_and_bot_moves_resume_after_the_workers_are_killed(drill_site):
     assert by_the_seat == len(turns)  # after its third timed-out turn, only the bot moved
     print(f"worker kills: {game_row(site, game_id)[0]} versions, timed-out turns {turns} "
           f"in {time.monotonic() - started:.1f}s")  # fmt: skip
+
+
+def test_a_seat_keeps_its_time_while_the_workers_and_beat_are_down(drill_site):
+    """Every worker and beat killed past the silent seat's deadline: no sweep runs, and the
+    first one after gives the seat the time back before it could time it out."""
+    site = drill_site
+
+    def down():
+        site.kill_workers()
+        site.kill_beat()
+
+    def up():
+        site.start_beat()
+        site.start_worker(wait=False)
+        site.start_worker()
+
+    figures = clock_drill.drill(site, tag="clockworker", down=down, up=up)
+    assert [cause for cause, _ in figures["outages"]][:1] == ["sweep"], figures
+    figures.pop("setup")
+    print(f"worker and beat down: {figures}")

@@ -183,6 +183,13 @@ export class TableApp {
         return this.onTable(f);
       case "view":
         return this.onView(f);
+      case "clock":
+        // an outage's time given back (games/services/clock_outages.py): the same version, a new clock
+        if (f.version === this.version && f.clock) {
+          this.clock = f.clock;
+          if (this.view) this.render();
+        }
+        return;
       case "chat":
         return this.onChat(f);
       case "presence":

@@ -51,7 +51,9 @@ class Command(BaseCommand):
                 host=host,
                 port=port,
                 workers=workers,
-                lifespan="off",
+                # On: the web process's liveness beat and its graceful shutdown (bot moves handed
+                # to Celery) live in the ASGI lifespan (games.web_beat).
+                lifespan="on",
                 ws_per_message_deflate=False,  # as docker/entrypoint.sh: see there
                 # As docker/entrypoint.sh: X-Forwarded-For is read by the site itself, only
                 # from TRUSTED_PROXIES (uvicorn's default believes it from 127.0.0.1).
