@@ -2,12 +2,13 @@
 
 Run from the repository root::
 
-    python benchmarks/bots.py [--games N] [--seed S] [--seats K] [--every K]
+    python benchmarks/bots.py [--games N] [--seed S] [--seats K] [--every K] [--expert-budget S]
 
 Positions come from games played by a mix of levels (every ``every``-th decision is kept,
 so set-up, card draws, tunnels, ticket choices and the last round are all represented);
 then every level chooses on every position (``choose_action`` only: the view is built
-beforehand). Prints the median, p90 and worst time per move of each level.
+beforehand). Prints the median, p90 and worst time per move of each level (the expert searches
+for ``--expert-budget`` CPU seconds per decision, so its times show that budget is kept).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games.engine as E  # noqa: E402
-from games.engine.bots import LEVELS, choose_action  # noqa: E402
+from games.engine.bots import LEVELS, choose_action, expert  # noqa: E402
 
 
 def positions(games: int, seed: int, seats: int, every: int) -> list:
@@ -47,7 +48,9 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--every", type=int, default=3)
+    parser.add_argument("--expert-budget", type=float, default=0.1, help="CPU s per decision")
     args = parser.parse_args(argv)
+    expert.set_budget(args.expert_budget)
     sample = positions(args.games, args.seed, args.seats, args.every)
     print(f"{len(sample)} positions from {args.games} games of {args.seats} seats")
     print(f"{'level':<8}{'median ms':>10}{'p90 ms':>10}{'worst ms':>10}")

@@ -22,6 +22,9 @@ from ttr_site.jobs import BROKER_ERRORS, enqueue
 
 log = logging.getLogger(__name__)
 
+# bot levels that search for a second or more per move: played by Celery only (schedule_bots)
+SEARCHING_LEVELS = frozenset({"expert"})
+
 
 def move_committed(game, table, seats, version, state, since, entries) -> None:
     """Push every audience its view, then queue bot moves and turn-based turn notices."""
@@ -43,7 +46,9 @@ def _announce(game, table, seats, version, state, since, entries) -> None:
     )
     if engine.is_terminal(state) or not running:
         return
-    schedule_bots(game.pk, version, state, bots={p for p, s in seats.items() if s.is_bot})
+    bots = {p for p, s in seats.items() if s.is_bot}
+    searching = {p for p in bots if seats[p].bot_level in SEARCHING_LEVELS}
+    schedule_bots(game.pk, version, state, bots=bots, searching=searching)
     # No timeout task per move: the deadline is on the row and the sweep (every second)
     # resolves it; a task per move almost never fired and cost the worker more than the bots.
     humans = [p for p in engine.current_seats(state) if not seats[p].is_bot]
@@ -51,14 +56,20 @@ def _announce(game, table, seats, version, state, since, entries) -> None:
         enqueue("games.tasks.notify_turn", table.pk, version, humans)
 
 
-def schedule_bots(game_id: int, version: int, state, *, bots: set[int]) -> None:
+def schedule_bots(
+    game_id: int, version: int, state, *, bots: set[int], searching: frozenset | set = frozenset()
+) -> None:
     """If a bot (one of the positions ``bots``) decides now, have it play after a watchable
     delay (``BOT_MOVE_DELAY``). Where it plays: in this web process when the move was
     committed by one of its threads (``bot_turns.schedule`` sets a timer on its event loop),
-    else, from a Celery task, the sweep or a command, by Celery."""
-    if engine.is_terminal(state) or not bots.intersection(engine.current_seats(state)):
+    else, from a Celery task, the sweep or a command, by Celery. A searching bot (positions
+    ``searching``: the expert, up to a second or two of CPU per move) always plays in Celery:
+    in a web process it would hold the interpreter from the sockets of every table there."""
+    deciding = engine.current_seats(state)
+    if engine.is_terminal(state) or not bots.intersection(deciding):
         return
-    if not bot_turns.schedule(game_id, version, settings.BOT_MOVE_DELAY):
+    heavy = bool(searching.intersection(deciding))
+    if heavy or not bot_turns.schedule(game_id, version, settings.BOT_MOVE_DELAY):
         enqueue("games.tasks.bot_move", game_id, version, countdown=settings.BOT_MOVE_DELAY)
 
 

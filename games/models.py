@@ -46,6 +46,7 @@ class BotLevel(models.TextChoices):
     EASY = "easy", _("Easy bot")
     MEDIUM = "medium", _("Medium bot")
     HARD = "hard", _("Hard bot")
+    EXPERT = "expert", _("Expert bot")
 
 
 class TableQuerySet(models.QuerySet):

@@ -23,6 +23,7 @@ LEVELS = {
     "easy": _("easy bot"),
     "medium": _("medium bot"),
     "hard": _("hard bot"),
+    "expert": _("expert bot"),
 }
 
 

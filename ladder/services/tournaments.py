@@ -23,7 +23,12 @@ from ttr_site.jobs import enqueue
 MAX_ROUNDS = 15
 SIZES = range(2, 6)
 # Seeding ratings of bot entrants (unrated tournaments): roughly where each level plays.
-BOT_RATINGS = {BotLevel.EASY: 1200.0, BotLevel.MEDIUM: 1500.0, BotLevel.HARD: 1650.0}
+BOT_RATINGS = {
+    BotLevel.EASY: 1200.0,
+    BotLevel.MEDIUM: 1500.0,
+    BotLevel.HARD: 1650.0,
+    BotLevel.EXPERT: 1750.0,
+}
 
 
 def locked_tournament(tournament_id: int) -> Tournament:

@@ -117,3 +117,27 @@ def test_bot_moves_run_on_threads_of_lower_cpu_priority_than_players_moves(setti
     assert bot_turns._pool().submit(nice).result() == min(before + 7, 19)
     assert _move_threads().submit(nice).result() == before
     assert nice() == before
+
+
+def test_an_expert_bot_plays_in_celery_never_on_the_web_loop(cast, settings):
+    """The expert searches for a second or more: on the web loop's threads it would hold the
+    interpreter from every other table's sockets in that process (games.effects)."""
+    settings.BOT_MOVE_DELAY = 0.2
+    table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=60)
+    services.table_add_bot(table_id=table.pk, by=cast["alice"], level="expert")
+    game = Game.objects.get(table=table)
+    queue = django_settings.CELERY_TASK_DEFAULT_QUEUE
+    with celery_app.connection_for_read() as connection:
+        connection.SimpleQueue(queue, no_ack=True).clear()
+
+    async def scenario():
+        await database_sync_to_async(player_moves)(game, cast["alice"])  # keeps tickets
+        await asyncio.sleep(0.05)  # a web-loop bot move would be waiting by now
+        return len(bot_turns._waiting)
+
+    assert async_to_sync(scenario)() == 0
+    version = _version(game.pk)
+    with celery_app.connection_for_read() as connection:
+        message = connection.SimpleQueue(queue, no_ack=True).get(timeout=5)
+    assert message.headers["task"] == "games.tasks.bot_move"
+    assert message.payload[0] == [game.pk, version]

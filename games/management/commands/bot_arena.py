@@ -18,7 +18,7 @@ from multiprocessing import Pool
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import VARIANTS
-from games.engine.bots import LEVELS
+from games.engine.bots import LEVELS, expert
 from games.engine.bots.arena import format_table, play_rotated, summarize
 
 
@@ -32,13 +32,19 @@ class Command(BaseCommand):
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
         parser.add_argument("--chart", default=None, help="write a PNG bar chart here")
+        parser.add_argument(
+            "--expert-budget",
+            type=float,
+            default=expert.DEFAULT_BUDGET,
+            help="CPU seconds per decision of the expert bot",
+        )
 
     def handle(self, *args, **opts):
         levels = [p.strip() for p in opts["players"].split(",") if p.strip()]
         self._check(levels, opts)
         jobs = [(levels, g, opts["seed"], opts["variant"]) for g in range(opts["games"])]
         start = time.perf_counter()
-        records = self._play(jobs, max(1, opts["workers"]))
+        records = self._play(jobs, max(1, opts["workers"]), opts["expert_budget"])
         elapsed = time.perf_counter() - start
         summary = summarize(records)
         summary = {lv: summary[lv] for lv in dict.fromkeys(levels)}
@@ -56,17 +62,20 @@ class Command(BaseCommand):
             raise CommandError(f"unknown variant; choose from {VARIANTS['europe']}")
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1")
+        if not 0 < opts["expert_budget"] <= 10:
+            raise CommandError("--expert-budget must be more than 0 and at most 10 seconds")
 
-    def _play(self, jobs, workers: int) -> list:
+    def _play(self, jobs, workers: int, budget: float) -> list:
         records = []
         total = len(jobs)
         if workers == 1:
+            expert.set_budget(budget)
             results = map(play_rotated, jobs)
             for rec in results:
                 records.append(rec)
                 _progress(len(records), total)
         else:
-            with Pool(workers) as pool:
+            with Pool(workers, initializer=expert.set_budget, initargs=(budget,)) as pool:
                 for rec in pool.imap_unordered(play_rotated, jobs, chunksize=1):
                     records.append(rec)
                     _progress(len(records), total)
@@ -80,6 +89,7 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{len(records)} games of {','.join(levels)} ({opts['variant']}, seed {opts['seed']},"
             f" seats rotated every game) in {elapsed:.0f} s; {turns:.0f} turns per game"
+            + (f"; expert budget {opts['expert_budget']:g} s" if "expert" in levels else "")
         )
         self.stdout.write(format_table(summary))
         self.stdout.write(

@@ -1,0 +1,279 @@
+"""The expert bot: search over sampled worlds, with the hard bot as prior and rollout policy.
+
+Terms (see ``expert_world`` for worlds, values and rewards):
+- *candidates*: the legal actions worth searching, one per kind of move: a claim per route
+  of the seat's plan (any route once the plan is done; a claim off the plan measured by a
+  short playout wins points now and loses tickets later, which the world value cannot see
+  early; arena: ticket completion fell from 97% to 89%), and per warehouse take, its payment
+  chosen by the planner (``Medium.best_payment``: the one that leaves the plan the fewest
+  cards short); a face-up draw per colour, the blind draw; the hard bot's own choice (the
+  only way tickets or a station are searched). Hundreds of payment variants become a
+  handful; at most ``MAX_CANDIDATES``, the hard bot's choice first.
+- *playout*: a candidate applied to a fresh clone of one world, then every seat played by
+  the hard bot's judgement (its ticket choices by the cheaper medium bot's) for ``ROUNDS``
+  rounds, up to the seat's next turn, then the world valued (``expert_world.values``): the
+  seat's own next move is left out, else delaying a claim by a turn would look free.
+  Stopping early and valuing is what makes a playout cheap enough to run dozens per decision.
+  Near the end (``ENDGAME_TURNS`` turns likely left) a playout goes on to the final scoring,
+  which is then exact for that world: the end game's timing and longest-path fights.
+- *search*: determinized flat Monte-Carlo with sequential halving. Each round samples one
+  world and plays every surviving candidate in it with the same rollout seed (common random
+  numbers: candidates are compared on equal luck); after rounds 2, 4, 8, ... the worse half
+  is dropped (never the hard bot's choice). It stops at the budget: ``budget`` seconds of
+  this thread's CPU time, or ``playouts`` playouts (reproducible: the tests use it); a round
+  the budget cuts short is not counted. The
+  choice is the surviving candidate with the best mean reward, the hard bot's own choice
+  getting ``PRIOR_BONUS``.
+- Trivial decisions (one legal action) return at once; ticket choices (set-up and in play)
+  are the hard bot's, whose Monte-Carlo completion odds judge them better than a short
+  playout can.
+- *Warehouses & Depots* (docs/rules.md §2): the initial depot goes on the city of the seat's
+  plan with the most planned routes into it (so the seat can empty its own warehouse there,
+  and far from the others'); the warehouse card of a draw goes to the seat's own warehouse
+  while it has a depot on an open planned route, else to the warehouse of the seat with
+  the fewest depots left (least able to take it); whether a claim takes warehouses (a card
+  each, a depot each, and the depot bonus at stake) is left to the search, which values both.
+  No free depots are placed (each costs the depot bonus and gains only future takes).
+
+Only the seat's view is read: the search's worlds are sampled from it (``expert_world``),
+so the same view, legal actions and seed give the same decision whatever is hidden.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from .. import phases
+from ..actions import apply_action, current_seats, legal_actions
+from ..views import view_for
+from . import expert_world as world
+from .hard import Hard
+from .medium import Medium
+
+DEFAULT_BUDGET = 1.0  # CPU seconds per decision on the site (at most 2 s: issue 26)
+MAX_CANDIDATES = 8
+ROUNDS = 1  # rounds of play after the candidate before a world is valued
+PRIOR_BONUS = 0.1  # reward added to the hard bot's choice (about 4 points of margin)
+ENDGAME_TURNS = 16  # turns (all seats) likely left when playouts go on to the final scoring
+END_OF_GAME = 1 << 30
+MAX_STEPS = 400  # decisions in one playout (a safety net: the end comes well before)
+WALL_FACTOR = 3.0  # a decision also stops after this many times its budget of wall time
+
+
+_budget = [DEFAULT_BUDGET]  # this process's budget per decision (``set_budget``)
+
+
+def set_budget(seconds: float) -> None:
+    """Set the CPU seconds per decision of ``choose`` in this process (``bot_arena``)."""
+    _budget[0] = float(seconds)
+
+
+def choose(view: dict, legal: list, rng, budget=None, playouts=None) -> dict:
+    """The expert's action (``rng`` seeds the search; ``budget`` None: this process's)."""
+    if budget is None and playouts is None:
+        budget = _budget[0]
+    if len(legal) == 1:
+        return legal[0]
+    quick = _quick(view, legal, rng)
+    if quick is not None:
+        return quick
+    result = evaluate(view, legal, budget=budget, playouts=playouts, seed=rng.getrandbits(32))
+    return result[0]["action"]
+
+
+def evaluate(view: dict, legal: list, budget=DEFAULT_BUDGET, seed: int = 0, playouts=None) -> list:
+    """Value estimates of the candidate actions, best first: dicts with ``action``,
+    ``value`` (mean reward, 0..1), ``margin`` (mean score margin), ``visits``, ``prior``
+    (whether it is the hard bot's choice). ``budget``: CPU seconds; ``playouts``: a count
+    instead (``budget=None``: the count alone, for reproducible results; both given:
+    whichever ends first)."""
+    rng = random.Random(seed)
+    hard = Hard(view, legal, random.Random(rng.getrandbits(32)))
+    prior = hard.choose()
+    cands = candidates(hard, view, prior)
+    stats = [[0.0, 0.0, 0] for _ in cands]
+    if len(cands) > 1:
+        _search(view, cands, stats, rng, budget, playouts)
+    out = []
+    for i, (action, (total, margin, visits)) in enumerate(zip(cands, stats, strict=True)):
+        mean = total / visits if visits else 0.0
+        out.append({
+            "action": action,
+            "value": mean,
+            "margin": margin / visits if visits else 0.0,
+            "visits": visits,
+            "prior": i == 0,
+        })  # fmt: skip
+    top = max(r["visits"] for r in out)  # the survivors of the halving
+    out.sort(key=lambda r: (r["visits"] < top, -(r["value"] + PRIOR_BONUS * r["prior"])))
+    return out
+
+
+def _search(view, cands, stats, rng, budget, playouts) -> None:
+    seat = view["you"]["seat"]
+    start, wall = time.thread_time(), time.perf_counter()
+    limit = float("inf") if playouts is None else playouts
+    alive = list(range(len(cands)))
+    done = rounds = 0
+    while done + len(alive) <= limit:
+        base = world.determinize(view, rng)
+        roll = rng.getrandbits(32)
+        results = []
+        for i in alive:
+            results.append((i, *_playout(base, cands[i], seat, roll)))
+            if _spent(start, wall, budget) and len(results) < len(alive):
+                return  # a round counts whole or not at all: survivors compare on equal luck
+        for i, reward, margin in results:
+            stats[i][0] += reward
+            stats[i][1] += margin
+            stats[i][2] += 1
+        done += len(results)
+        rounds += 1
+        if _spent(start, wall, budget):
+            return
+        if len(alive) > 2 and rounds & (rounds - 1) == 0 and rounds >= 2:
+            # the prior (index 0) always stays: it is the default the others must beat
+            alive.sort(key=lambda i: (i != 0, -stats[i][0] / stats[i][2]))
+            alive = alive[: (len(alive) + 1) // 2]
+
+
+def _spent(start: float, wall: float, budget) -> bool:
+    if budget is None:
+        return False  # a playout count alone (reproducible)
+    cpu = time.thread_time() - start
+    return cpu >= budget or time.perf_counter() - wall >= WALL_FACTOR * budget
+
+
+def _playout(base, action: dict, seat: int, roll: int) -> tuple[float, float]:
+    state = world.clone(base)
+    stop = state.turn + state.n * ROUNDS  # just before the seat's next turn
+    if world.turns_left(state) * state.n <= ENDGAME_TURNS:
+        stop = END_OF_GAME  # near the end a playout to the final scoring is cheap and exact
+    apply_action(state, seat, action)
+    rng = random.Random(roll)
+    steps = 0
+    while state.phase != phases.OVER and state.turn < stop and steps < MAX_STEPS:
+        who = current_seats(state)[0]
+        legal = legal_actions(state, who)
+        if not legal:
+            break
+        view = view_for(state, who, log_since=state.log_base + len(state.log))
+        apply_action(state, who, rollout_policy(view, legal, rng))
+        steps += 1
+    return world.reward(world.values(state), seat)
+
+
+def rollout_policy(view: dict, legal: list, rng) -> dict:
+    """The cheap policy of the playouts: the hard bot, its ticket choices by medium's."""
+    if len(legal) == 1:
+        return legal[0]
+    if view["phase"] == phases.DEPOTS:
+        return depot_choice(Medium(view, legal, rng))
+    if legal[0]["type"] == "keep_tickets":
+        return Medium(view, legal, rng).choose()
+    return Hard(view, legal, rng).choose()
+
+
+# --- which actions to search ------------------------------------------------------------------
+
+
+def _quick(view: dict, legal: list, rng) -> dict | None:
+    """Decisions not searched: tickets (the hard bot's) and the initial depot."""
+    kind = legal[0]["type"]
+    if kind == "keep_tickets":
+        return Hard(view, legal, rng).choose()
+    if view["phase"] == phases.DEPOTS:
+        return depot_choice(Medium(view, legal, rng))
+    return None
+
+
+def candidates(bot: Hard, view: dict, prior: dict) -> list:
+    """The actions to search (see module docstring), ``prior`` first."""
+    seen = bot.seen
+    plan = set(bot.plan().routes)
+    by = bot.by
+    ranked: list[tuple[float, dict]] = []
+    claims: dict[tuple, list] = {}
+    for a in by.get("claim_route", ()):
+        claims.setdefault((a["route"], tuple(a.get("warehouses", ()))), []).append(a)
+    rest = list(plan)
+    for (rid, _), group in claims.items():
+        r = seen.board.route_index[rid]
+        route = seen.board.routes[r]
+        if (plan and r not in plan) or not bot.tunnel_ready(r, group[0]["cards"]):
+            continue  # off the plan: a short playout sees the points, not the tickets lost
+        action = bot.best_payment(group, [x for x in rest if x != r])
+        ranked.append((seen.board.scoring[route.length], action))
+    ranked.sort(key=lambda x: -x[0])
+    out = [a for _, a in ranked[:4]]
+    out += _draws(bot, by.get("draw_card", ()))
+    # new tickets only when the hard bot wants them (its prior): a short playout cannot see
+    # whether they will be finished, and the world value's odds are too hopeful about them
+    for kind in ("pay_tunnel", "decline_tunnel", "pass"):
+        if kind == "pay_tunnel" and by.get(kind):
+            out.append(bot.best_payment(by[kind], bot.plan().routes))
+        elif kind != "pay_tunnel" and by.get(kind):
+            out.append(by[kind][0])
+    prior = _with_warehouse(
+        prior, by.get("draw_card", ()), warehouse_choice(bot, by.get("draw_card", ()))
+    )
+    out = [a for a in out if a != prior]
+    return [prior, *out][:MAX_CANDIDATES]
+
+
+def _with_warehouse(action: dict, draws, ware) -> dict:
+    """``action`` with the warehouse card sent to ``ware`` (a draw's other variant)."""
+    if ware is None or action.get("warehouse", ware) == ware:
+        return action
+    for a in draws:
+        same = a["source"] == action["source"] and a.get("slot") == action.get("slot")
+        if same and a.get("warehouse") == ware:
+            return a
+    return action
+
+
+def _draws(bot: Medium, draws) -> list:
+    """One draw per face-up colour and the blind draw (the warehouse chosen as above)."""
+    if not draws:
+        return []
+    ware = warehouse_choice(bot, draws)
+    out: dict[tuple, dict] = {}
+    for a in draws:
+        if a.get("warehouse", ware) != ware:
+            continue
+        out.setdefault((a["source"], a.get("color")), a)
+    return list(out.values())
+
+
+def warehouse_choice(bot: Medium, draws) -> int | None:
+    """Where a draw's warehouse card goes (see module docstring); None: no choice."""
+    seats = {a["warehouse"] for a in draws if "warehouse" in a}
+    if not seats:
+        return None
+    seen = bot.seen
+    me = seen.seat
+    view_players = bot.view["players"]
+    mine = {seen.board.city_index[c] for c in view_players[me]["depots"]}
+    plan = bot.plan().routes
+    if me in seats and any(
+        seen.board.routes[r].a in mine or seen.board.routes[r].b in mine for r in plan
+    ):
+        return me
+    others = [s for s in seats if s != me] or [me]
+    return min(others, key=lambda s: (view_players[s]["depots_left"], s))
+
+
+def depot_choice(bot: Medium) -> dict:
+    """The initial depot: the city with most planned routes into it (see docstring)."""
+    seen = bot.seen
+    board = seen.board
+    count: dict[int, float] = {}
+    for r in bot.plan().routes:
+        route = board.routes[r]
+        for c in (route.a, route.b):
+            count[c] = count.get(c, 0.0) + 1 + route.length / 10
+    options = bot.by.get("place_depot", ())
+    if not options:
+        return bot.fallback()
+    return max(options, key=lambda a: count.get(board.city_index[a["city"]], 0.0))

@@ -1,0 +1,291 @@
+"""The expert bot's worlds: determinizations of a seat's view, and how good a world is.
+
+Terms:
+- *determinization*: one full game state consistent with everything the seat's view shows
+  (docs/rules.md 1.6): the public board, counts, face-up row, pending tunnel, the seat's own
+  hand and tickets. The facts the seat cannot see are sampled from its own seeded rng: the
+  unseen cards (other hands, warehouses, discard pile and deck order, dealt from one shuffled
+  pool of every card the seat has not seen: the same *unseen pool* as ``knowledge``), the
+  other seats' kept tickets and the ticket deck order (from every ticket of the variant the
+  seat does not hold), and the engine's rng. Nothing is read from a game state: the input is
+  the view only, so two games that differ only in hidden facts give the same worlds.
+- *world value* (``values``): a static guess at each seat's final score in a world: points
+  already scored, tickets done, open tickets weighted by the odds of finishing their plan in
+  the turns left (a logistic of turns left minus turns needed), unbuilt stations, cards in
+  hand (future route points, worth less as the end nears), the longest-path and depot
+  bonuses to the seats leading them now. A finished game uses its final scores.
+- *margin*: a seat's value minus the best other seat's; *reward*: the margin squashed into
+  0..1 (about the odds of winning from there), what the search averages.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .. import phases
+from ..actions import current_seats
+from ..editions import RULES_EDITION
+from ..graph import longest_trail
+from ..mapdata import load_map
+from ..rulesets import RULESETS
+from ..search import clone as engine_clone
+from ..state import STATE_VERSION, GameState
+from ..views import view_for
+from . import planner
+from .knowledge import read
+
+MARGIN_SCALE = 10.0  # points of margin that move the reward from 0.5 to about 0.73
+# points a card in hand is worth while a few turns are left: a turn draws 2 cards or claims
+# a route, so a 3-car route (4 points) and two cards are worth the same (4 - 3v = 2v)
+HAND_VALUE = 0.8
+TICKET_SLOPE = 1.5  # turns of slack that take a plan's odds from 0.5 to about 0.66
+EARLY_PACE = 1.1  # cars per turn before a seat has played a few turns (as ``hard``)
+
+
+def clone(state: GameState) -> GameState:
+    """A copy of ``state`` that shares nothing mutable with it, without its log."""
+    out = engine_clone(state)
+    out.log = []
+    for name in GameState.__slots__:  # derived caches the engine's clone may not carry yet
+        if not hasattr(out, name) and name.endswith("_cache"):
+            setattr(out, name, None)
+    return out
+
+
+def determinize(view: dict, rng) -> GameState:
+    """One state consistent with ``view`` (a seat's view), hidden facts sampled by ``rng``."""
+    cfg = RULESETS[view["ruleset"]]
+    board = load_map(cfg.map_name)
+    names = cfg.card_names
+    index = {name: i for i, name in enumerate(names)}
+    you = view["you"]
+    me = you["seat"]
+    n = view["seats"]
+    players = view["players"]
+    s = GameState.__new__(GameState)
+    values = {
+        "version": STATE_VERSION,
+        "edition": RULES_EDITION,
+        "ruleset": view["ruleset"],
+        "variant": view["variant"],
+        "options": dict(view["options"]),
+        "n": n,
+        "seed": 0,
+        "rng": rng.getrandbits(64),
+        "phase": view["phase"],
+        "turn": view["turn"],
+        "current": _current(view),
+        "first": view["first_seat"],
+        "trains": [p["trains_left"] for p in players],
+        "stations_left": [p["stations_left"] for p in players],
+        "scores": [p["score"] for p in players],
+        "passes": 0,
+        "log": [],
+        "log_base": 0,
+        "final": None,
+        "setup_returned": [],
+    }
+    for name, value in values.items():
+        setattr(s, name, value)
+    s.bind()
+    _board(s, view, board)
+    _cards(s, view, index, rng)
+    _tickets(s, view, board, rng)
+    s.tunnel = _tunnel(view, board, index) if s.phase == phases.TUNNEL else None
+    last = view["last_round"]
+    s.last_round = last["triggered_by"] if last["active"] else -1
+    s.turns_left = last["turns_left"] if last["active"] else 0
+    s.faceup = [index[c] if c is not None else -1 for c in view["faceup"]]
+    assert me == s.current or s.phase == phases.SETUP
+    return s
+
+
+def _current(view: dict) -> int:
+    seats = view["current_seats"]
+    return seats[0] if seats and view["phase"] != phases.SETUP else -1
+
+
+def _board(s: GameState, view: dict, board) -> None:
+    n = s.n
+    s.owner = [-1] * len(board.routes)
+    s.station_at = [-1] * len(board.cities)
+    s.depot_at = [-1] * len(board.cities)
+    s.routes_of = [[] for _ in range(n)]
+    s.stations_of = [[] for _ in range(n)]
+    s.depots_of = [[] for _ in range(n)]
+    for p in view["players"]:
+        seat = p["seat"]
+        for rid in p["routes"]:
+            r = board.route_index[rid]
+            s.owner[r] = seat
+            s.routes_of[seat].append(r)
+        for city in p["stations"]:
+            ci = board.city_index[city]
+            s.station_at[ci] = seat
+            s.stations_of[seat].append(ci)
+        for city in p["depots"]:
+            ci = board.city_index[city]
+            s.depot_at[ci] = seat
+            s.depots_of[seat].append(ci)
+    s.depots_left = [p["depots_left"] for p in view["players"]]
+    full = s.cfg.depots if s.wh else 0
+    s.depots_spent = [max(0, full - p["depots_left"] - len(p["depots"])) for p in view["players"]]
+
+
+def _cards(s: GameState, view: dict, index: dict, rng) -> None:
+    """Own hand as shown; every unseen card shuffled and dealt to the hidden places."""
+    cfg = s.cfg
+    wild = cfg.n_colors
+    pool_counts = [cfg.cards_per_color] * wild + [cfg.wild_cards]
+    me = view["you"]["seat"]
+    hand = [0] * (wild + 1)
+    for name, k in view["you"]["hand"].items():
+        hand[index[name]] += k
+    seen = list(hand)
+    for c in view["faceup"]:
+        if c is not None:
+            seen[index[c]] += 1
+    pending = view["pending"]
+    if pending and pending["type"] == "tunnel":
+        for name, k in pending["played"].items():
+            seen[index[name]] += k
+        for name in pending["revealed"]:
+            seen[index[name]] += 1
+    pool = [c for c, k in enumerate(pool_counts) for _ in range(max(0, k - seen[c]))]
+    rng.shuffle(pool)
+    s.hands = []
+    s.warehouses = []
+    for p in view["players"]:
+        if p["seat"] == me:
+            s.hands.append(hand)
+        else:
+            h = [0] * (wild + 1)
+            for _ in range(min(p["hand_count"], len(pool))):
+                h[pool.pop()] += 1
+            s.hands.append(h)
+    for p in view["players"]:
+        k = min(p["warehouse_count"], len(pool))
+        s.warehouses.append([pool.pop() for _ in range(k)])
+    k = min(view["discard_count"], len(pool))
+    s.discard = [pool.pop() for _ in range(k)]
+    s.deck = pool  # whatever is left: the deck, in sampled order
+
+
+def _tickets(s: GameState, view: dict, board, rng) -> None:
+    """Own tickets as shown; other seats' tickets and the ticket deck from the rest."""
+    me = view["you"]["seat"]
+    index = board.ticket_index
+    mine = [index[t["id"]] for t in view["you"]["tickets"]]
+    offer = view["you"]["offered_tickets"]
+    offered = [index[t["id"]] for t in offer] if offer is not None else None
+    known = set(mine) | set(offered or ())
+    long, regular = s.var.select_tickets(board)
+    rest = [t for t in (*long, *regular) if t not in known]
+    rng.shuffle(rest)
+    s.tickets = []
+    s.offers = []
+    for p in view["players"]:
+        if p["seat"] == me:
+            s.tickets.append(mine)
+            s.offers.append(offered)
+            continue
+        s.tickets.append([rest.pop() for _ in range(min(p["ticket_count"], len(rest)))])
+        count = p["offered_count"]
+        s.offers.append([rest.pop() for _ in range(min(count, len(rest)))] if count else None)
+    k = min(view["ticket_deck_count"], len(rest))
+    s.ticket_deck = rest[len(rest) - k :]
+    s.boxed = rest[: len(rest) - k]
+
+
+def _tunnel(view: dict, board, index: dict) -> dict:
+    p = view["pending"]
+    played = [0] * len(index)
+    for name, k in p["played"].items():
+        played[index[name]] += k
+    return {
+        "route": board.route_index[p["route"]],
+        "played": played,
+        "revealed": [index[c] for c in p["revealed"]],
+        "extra": p["extra"],
+        "color": index[p["color"]],
+        "warehouses": list(p["warehouses"]),
+    }
+
+
+# --- how good a world is --------------------------------------------------------------------
+
+
+def values(state: GameState) -> list:
+    """Each seat's guessed final score in ``state`` (see module docstring)."""
+    if state.phase == phases.OVER:
+        return [float(p["score"]) for p in state.final["players"]]
+    n = state.n
+    cfg = state.cfg
+    turns = turns_left(state)
+    out = []
+    for seat in range(n):
+        seen = read(view_for(state, seat, log_since=state.log_base + len(state.log)))
+        v = float(state.scores[seat])
+        v += _ticket_value(seen, turns)
+        v += cfg.station_bonus * state.stations_left[seat]
+        v += HAND_VALUE * min(sum(state.hands[seat]), state.trains[seat]) * min(1.0, turns / 4)
+        out.append(v)
+    _bonus(out, _trails(state), cfg.longest_path_bonus)
+    if state.wh:
+        _bonus(out, state.depots_left, cfg.depot_bonus)
+    return out
+
+
+def _bonus(out: list, measure: list, points: int) -> None:
+    if not points:
+        return
+    best = max(measure)
+    for seat, m in enumerate(measure):
+        if m == best:
+            out[seat] += points
+
+
+def _trails(state: GameState) -> list:
+    board = state.board
+    out = []
+    for routes in state.routes_of:
+        edges = [(r, board.routes[r].a, board.routes[r].b, board.routes[r].length) for r in routes]
+        out.append(longest_trail(edges)[0] if edges else 0)
+    return out
+
+
+def turns_left(state: GameState) -> float:
+    """Turns each seat is still likely to get (the fewest any seat needs at its pace)."""
+    if state.last_round >= 0:
+        return 1.0
+    played = max(1, state.turn // state.n)
+    best = float("inf")
+    for trains in state.trains:
+        used = state.cfg.trains - trains
+        pace = used / played if played >= 4 else EARLY_PACE
+        best = min(best, max(0.0, trains - state.cfg.end_trains) / max(pace, 0.5))
+    return best + 1
+
+
+def _ticket_value(seen, turns: float) -> float:
+    costs = planner.route_costs(seen, planner.Weights())
+    plan = planner.make_plan(seen, seen.tickets, costs)
+    value = float(sum(t.points for t in plan.done) - sum(t.points for t in plan.blocked))
+    if not plan.open:
+        return value
+    short = planner.deficit(seen, list(seen.hand), plan.routes)
+    need = len(plan.routes) + short / 2
+    p = 1 / (1 + math.exp(-(turns - need) / TICKET_SLOPE))
+    if plan.cars > seen.trains[seen.seat]:
+        p *= 0.1
+    return value + sum(t.points * (2 * p - 1) for t in plan.open)
+
+
+def reward(vals: list, seat: int) -> tuple[float, float]:
+    """(reward in 0..1, margin) of ``seat`` (see module docstring)."""
+    others = [v for s, v in enumerate(vals) if s != seat]
+    margin = vals[seat] - max(others)
+    return 1 / (1 + math.exp(-margin / MARGIN_SCALE)), margin
+
+
+__all__ = ["clone", "current_seats", "determinize", "reward", "turns_left", "values"]

@@ -1,0 +1,140 @@
+"""The expert bot (issue 26): legal in every phase of every rule set, blind to hidden facts,
+reproducible under a playout budget, and its search's report (``evaluate``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import games.engine as E
+from games.engine.bots import choose_action, expert, expert_world
+from tests.engine.test_bots import _hide_differently
+
+PLAYOUTS = 6  # small: these tests check behaviour, not strength (that is bot_arena's job)
+
+RULESETS = [
+    ("europe", "classic", None, 2),
+    ("europe", "europa_1912", None, 3),
+    ("europe", "europe_extended", None, 4),
+    ("europe", "mega_europe", None, 3),
+    ("europe", "big_cities", None, 2),
+    ("europe", "classic", {"warehouses": True}, 3),
+    ("europe", "europa_1912", {"warehouses": True}, 2),
+    ("new_york", "standard", None, 2),
+    ("new_york", "standard", None, 4),
+]
+
+
+def expert_choice(view, legal, seed):
+    return expert.choose(view, legal, random.Random(seed), budget=None, playouts=PLAYOUTS)
+
+
+def play(ruleset, variant, options, seats, seed, expert_seat=0):
+    """Yield (state, seat, view, legal, action) along a game where ``expert_seat`` is the
+    expert and the others the hard bot; a random move is played instead now and then, to
+    reach the phases the bots avoid (ticket draws, odd tunnels)."""
+    state = E.new_game(ruleset=ruleset, variant=variant, seats=seats, seed=seed, options=options)
+    rng = random.Random(seed)
+    step = 0
+    while not E.is_terminal(state) and step < 3000:
+        seat = rng.choice(E.current_seats(state))
+        legal = E.legal_actions(state, seat)
+        view = E.view_for(state, seat, log_since=E.log_length(state))
+        if seat == expert_seat:
+            action = expert_choice(view, legal, step)
+        else:
+            action = choose_action("hard", view, legal, seed=step)
+        yield state, seat, view, legal, action
+        if rng.random() < 0.15:  # a random kind of move, then a random one of that kind
+            kind = rng.choice(sorted({a["type"] for a in legal}))
+            action = rng.choice([a for a in legal if a["type"] == kind])
+        E.apply_action(state, seat, action)
+        step += 1
+    assert E.is_terminal(state)
+
+
+@pytest.mark.parametrize(("ruleset", "variant", "options", "seats"), RULESETS)
+def test_the_expert_only_returns_legal_actions_in_every_phase(ruleset, variant, options, seats):
+    phases = set()
+    for state, seat, _, legal, action in play(ruleset, variant, options, seats, seed=seats):
+        if seat == 0:
+            assert action in legal, (state.phase, action)
+            phases.add(state.phase)
+    assert {"setup", "turn", "draw2"} <= phases
+    if options:
+        assert "depots" in phases
+
+
+def test_the_expert_meets_tunnels_tickets_and_the_last_round():
+    phases, last_round = set(), False
+    for seed in range(3):
+        for state, seat, view, legal, action in play("europe", "classic", None, 2, 40 + seed):
+            if seat == 0:
+                assert action in legal
+                phases.add(state.phase)
+                last_round |= view["last_round"]["active"]
+    assert {"tunnel", "tickets"} <= phases and last_round
+
+
+def test_the_expert_decides_the_same_whatever_is_hidden():
+    rng = random.Random(3)
+    checked = 0
+    for step, (state, seat, view, legal, _) in enumerate(play("europe", "classic", None, 3, 8)):
+        if step % 9 or state.phase == "over" or len(legal) < 2:
+            continue
+        other = _hide_differently(state, seat, rng)
+        assert E.to_json(other) != E.to_json(state)
+        hidden_view = E.view_for(other, seat, log_since=E.log_length(other))
+        assert hidden_view == view and E.legal_actions(other, seat) == legal
+        mine = expert.evaluate(view, legal, budget=None, playouts=12, seed=step)
+        theirs = expert.evaluate(hidden_view, legal, budget=None, playouts=12, seed=step)
+        assert mine == theirs
+        assert expert_choice(view, legal, step) == expert_choice(hidden_view, legal, step)
+        checked += 1
+    assert checked >= 8
+
+
+def test_a_world_agrees_with_the_view_it_was_sampled_from():
+    for state, seat, view, legal, _ in play("europe", "classic", {"warehouses": True}, 3, 5):
+        if state.phase in ("setup", "over") or seat != 0:
+            continue
+        world = expert_world.determinize(view, random.Random(1))
+        assert E.view_for(world, seat, log_since=0) | {"log": []} == view | {"log": []}
+        key = sorted(map(repr, legal))
+        assert sorted(map(repr, E.legal_actions(world, seat))) == key
+
+
+def test_evaluate_reports_every_candidate_with_its_visits():
+    state = next(
+        s for s, seat, _, legal, _ in play("europe", "classic", None, 2, 9)
+        if s.phase == "turn" and seat == 0 and len(legal) > 20
+    )  # fmt: skip
+    view = E.view_for(state, 0)
+    legal = E.legal_actions(state, 0)
+    report = expert.evaluate(view, legal, budget=None, playouts=40, seed=1)
+    assert 2 <= len(report) <= expert.MAX_CANDIDATES
+    visits = [r["visits"] for r in report]
+    assert 30 < sum(visits) <= 40 and visits[0] == max(visits)  # the best: a survivor
+    assert all(r["action"] in legal and 0 <= r["value"] <= 1 for r in report)
+    assert sum(r["prior"] for r in report) == 1
+    a = [r["action"] for r in report]
+    kinds = {(x["type"], x.get("route"), x.get("color"), x.get("source")) for x in a}
+    assert len(kinds) == len(report)  # one payment per route, one draw per colour
+    assert expert_choice(view, legal, 1) == expert.choose(
+        view, legal, random.Random(1), budget=None, playouts=PLAYOUTS
+    )
+
+
+def test_a_single_legal_action_is_returned_without_search():
+    state = E.new_game(seats=2, seed=1)
+    view = E.view_for(state, 0)
+    only = [E.legal_actions(state, 0)[0]]
+    # playouts=0 would leave a search nothing to compare: the one action comes back as is
+    assert expert.choose(view, only, random.Random(1), budget=None, playouts=0) is only[0]
+
+
+def test_the_expert_is_a_level():
+    state = E.new_game(seats=2, seed=2)
+    legal = E.legal_actions(state, 0)
+    assert choose_action("expert", E.view_for(state, 0), legal, seed=1) in legal

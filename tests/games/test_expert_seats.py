@@ -1,0 +1,47 @@
+"""The expert bot is offered wherever bots are (issue 26): a table's bot seats and a
+tournament's bot entrants, under its own label."""
+
+import pytest
+
+from games import services
+from games.models import BotLevel, Seat
+from ladder import services as ladder_services
+from tests.ladder.factories import tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_table_owner_seats_an_expert_bot(cast):
+    table = services.table_create(owner=cast["alice"], seat_count=3, move_seconds=60)
+    services.table_add_bot(table_id=table.pk, by=cast["alice"], level="expert")
+    seat = Seat.objects.get(table=table, bot_level="expert")
+    assert seat.is_bot and seat.label.endswith("(expert bot)")
+    assert BotLevel("expert").label == "Expert bot"
+
+
+def test_an_organizer_enters_an_expert_bot_seeded_above_the_hard_one(cast):
+    t = tournament(cast["alice"])
+    expert = ladder_services.entry_add_bot(tournament_id=t.pk, by=cast["alice"], level="expert")
+    hard = ladder_services.entry_add_bot(tournament_id=t.pk, by=cast["alice"], level="hard")
+    assert expert.bot_level == "expert" and expert.rating > hard.rating
+    assert expert.label.endswith("(expert bot)")
+
+
+def test_bot_arena_plays_the_expert_on_a_budget():
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    from games.engine.bots import expert as expert_bot
+
+    out = StringIO()
+    try:
+        call_command("bot_arena", games=1, players="expert,hard", workers=1,
+                     expert_budget=0.02, stdout=out, stderr=StringIO())  # fmt: skip
+    finally:
+        expert_bot.set_budget(expert_bot.DEFAULT_BUDGET)
+    text = out.getvalue()
+    assert "expert budget 0.02 s" in text
+    assert any(line.startswith("expert ") for line in text.splitlines())
+    with pytest.raises(CommandError, match="expert-budget"):
+        call_command("bot_arena", games=1, players="expert,hard", expert_budget=0, stdout=out)
