@@ -31,5 +31,6 @@ urlpatterns = [
     path(
         "tables/<int:table_id>/game/events/", apis.GameEventsApi.as_view(), name="api-game-events"
     ),
+    path("tables/<int:table_id>/analysis/", apis.GameAnalysisApi.as_view(), name="api-analysis"),
     path("boards/<str:ruleset>/", apis.BoardApi.as_view(), name="api-board"),
 ]

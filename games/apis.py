@@ -20,12 +20,14 @@ from games.serializers import (
     RULESETS,
     ActionSerializer,
     AddBotSerializer,
+    AnalysisSerializer,
     GameEventSerializer,
     GameFrameSerializer,
     JoinSerializer,
     TableCreateSerializer,
     TableSerializer,
 )
+from games.services import analysis as analysis_services
 from ttr_site.api.throttling import ActionThrottle, AnonThrottle, UserThrottle
 
 TAG = "tables and games"
@@ -243,3 +245,22 @@ class BoardApi(APIView):
         if ruleset not in RULESETS:
             raise NotFound()
         return Response(engine.board(ruleset))
+
+
+@extend_schema(tags=[TAG], responses=AnalysisSerializer)
+class GameAnalysisApi(APIView):
+    def get(self, request, table_id: int):
+        """The finished game's post-game analysis and its progress (``status`` ``none`` until
+        someone asks for it). Who may see the replay may see it; others get a 404."""
+        analysis = analysis_services.analysis_get(table_id=table_id, user=request.user)
+        return Response(analysis_services.analysis_payload(analysis))
+
+    @extend_schema(request=None, responses={200: AnalysisSerializer, 202: AnalysisSerializer})
+    def post(self, request, table_id: int):
+        """Ask for the analysis: a background job grades every decision of the human seats
+        and each seat's chance to win after every move (202). If one is queued, running or
+        done, that one is answered (200) and no new job starts; a failed one is queued again.
+        New analyses are rate limited per user (429 ``rate_limited``)."""
+        analysis, created = analysis_services.analysis_request(table_id=table_id, user=request.user)
+        http = status.HTTP_202_ACCEPTED if created else status.HTTP_200_OK
+        return Response(analysis_services.analysis_payload(analysis), status=http)

@@ -137,6 +137,11 @@ class Table(models.Model):
         leagues = apps.get_model("ladder", "League").objects.visible_to(user)
         return leagues.filter(pk=self.league_id).exists()
 
+    def replay_visible_to(self, user) -> bool:
+        """Whether ``user`` may see this table's replay and its analysis: the one check of the
+        replay page, the analysis page and API, and the profile's accuracy figures."""
+        return self.status == Table.Status.FINISHED and self.visible_to(user)
+
     def held_position(self, user) -> int | None:
         """The position of the seat ``user`` plays here now: whose secrets they may see
         (``None``: they watch, never seated or their seat handed to a bot)."""
@@ -322,3 +327,34 @@ class ClockOutage(models.Model):
     def __str__(self):
         return f"{self.cause} outage of {self.seconds:.1f}s at {self.started_at}"
 
+
+class GameAnalysis(models.Model):
+    """The post-game analysis of a finished game (``games.services.analysis``): made once by
+    a background job, then served to everyone who may see the replay. ``result`` is
+    ``games.engine.bots.grading.analyse``'s output."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.QUEUED)
+    progress = models.FloatField(default=0.0, help_text="0..1, steps analysed so far")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    evaluator = models.CharField(max_length=20)
+    budget = models.JSONField(default=dict, help_text="seconds and playouts per decision")
+    result = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "game analyses"
+        indexes = [models.Index(fields=["status", "finished"])]
+
+    def __str__(self):
+        return f"Analysis of game {self.game_id} ({self.status})"

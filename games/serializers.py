@@ -129,3 +129,27 @@ class GameEventSerializer(serializers.Serializer):
     by_timeout = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     entries = serializers.ListField(child=serializers.DictField())
+
+
+class AnalysisSerializer(serializers.Serializer):
+    """A finished game's post-game analysis (``games.engine.bots.grading``), the same for
+    everyone who may see the replay."""
+
+    status = serializers.ChoiceField(
+        ["none", "queued", "running", "done", "failed"],
+        help_text="none: nobody asked yet (POST to ask)",
+    )
+    progress = serializers.FloatField(help_text="0..1: the share of the game analysed so far")
+    evaluator = serializers.CharField(required=False, help_text="expert or playouts")
+    budget = serializers.DictField(required=False, help_text="seconds and playouts per decision")
+    created = serializers.DateTimeField(required=False)
+    finished = serializers.DateTimeField(required=False, allow_null=True)
+    result = serializers.DictField(
+        allow_null=True,
+        help_text=(
+            "once done: chances (per step, each seat's chance to win, summing to 1; step 0 "
+            "is the deal), decisions (step, seat, loss in points of margin, kind "
+            "inaccuracy|mistake|null, best: the preferred action when it differs), seats "
+            "(per graded seat: decisions, average_loss, inaccuracies, mistakes), thresholds"
+        ),
+    )

@@ -21,6 +21,7 @@ from django.core.cache import cache
 from django.db import InterfaceError, OperationalError
 
 from games import services
+from games.services import analysis
 
 log = logging.getLogger(__name__)
 SWEEP_LOCK = "games:sweep-deadlines"
@@ -75,3 +76,9 @@ def sweep_deadlines() -> int:
 def notify_turn(table_id: int, version: int, positions: list[int]) -> None:
     """Turn-based games: tell the players whose turn it is (in the site and by e-mail)."""
     services.game_notify_turn(table_id=table_id, version=version, positions=positions)
+
+
+@shared_task(**RETRY)
+def analyse_game(analysis_id: int) -> bool:
+    """Run a queued post-game analysis (``games.services.analysis``); a duplicate does nothing."""
+    return analysis.analysis_run(analysis_id=analysis_id)

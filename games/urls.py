@@ -21,6 +21,7 @@ urlpatterns = [
     path("table/<int:table_id>/remove/", views.table_remove_seat, name="table_remove_seat"),
     path("table/<int:table_id>/start/", views.table_start, name="table_start"),
     path("table/<int:table_id>/replay/", views.table_replay, name="table_replay"),
+    path("table/<int:table_id>/analysis/", views.table_analysis, name="table_analysis"),
     path("table/<int:table_id>/invite/<str:token>/", views.table_invite, name="table_invite"),
     path("table/<int:table_id>/new-invite/", views.table_invite_rotate, name="table_invite_rotate"),
     # The first game endpoint, kept as an alias of /api/v1/tables/<id>/game/ (same frame).

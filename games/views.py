@@ -12,8 +12,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from games import engine, services
 from games.errors import GameError
 from games.forms import TableForm
-from games.models import Game, Table
+from games.models import Game, GameAnalysis, Table
 from games.presenters import table_summary
+from games.services import analysis as analysis_services
 
 
 def lobby(request):
@@ -194,11 +195,17 @@ def table_start(request, table_id):
     )
 
 
-def table_replay(request, table_id):
-    table = _visible_table(request, table_id)
-    game = get_object_or_404(Game, table=table)
-    if table.status != Table.Status.FINISHED:
+def _replay_table(request, table_id) -> Table:
+    """The table if the caller may see its replay (``Table.replay_visible_to``), else 404."""
+    table = get_object_or_404(Table.objects.prefetch_related("seats__user"), pk=table_id)
+    if not table.replay_visible_to(request.user):
         raise Http404
+    return table
+
+
+def table_replay(request, table_id):
+    table = _replay_table(request, table_id)
+    game = get_object_or_404(Game, table=table)
     events = list(game.events.filter(seq__gt=0).order_by("seq").values("seq", "seat", "action"))
     # dealt again under the rules the game was played under (docs/rules.md "Rules editions")
     edition = engine.rules_edition(services.game_state(game))
@@ -219,5 +226,22 @@ def table_replay(request, table_id):
             "frames": frames,
             "actions": [e["action"] | {"seat": e["seat"]} for e in events],
             "log": engine.log_for(state, "all"),
+            "analysis": analysis_services.analysis_payload(
+                GameAnalysis.objects.filter(game=game).first()
+            ),
         },
     )
+
+
+@login_required
+@require_POST
+def table_analysis(request, table_id):
+    """Ask for the game's post-game analysis (the replay page's button, without its script:
+    the script asks the API and follows the progress)."""
+    try:
+        analysis_services.analysis_request(table_id=table_id, user=request.user)
+    except GameError as exc:
+        if exc.code == "not_found":
+            raise Http404 from exc
+        messages.error(request, exc.message)
+    return redirect("table_replay", table_id=table_id)

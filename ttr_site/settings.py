@@ -218,6 +218,14 @@ BOT_MOVE_THREADS = env_int("BOT_MOVE_THREADS", default=2)
 BOT_MOVE_NICE = env_int("BOT_MOVE_NICE", default=10)
 # Timeouts in a row after which a seat is handed to a bot for the rest of the game.
 TIMEOUTS_BEFORE_ABANDON = env_int("TIMEOUTS_BEFORE_ABANDON", default=3)
+# Outage time (docs/reliability.md, "Outage time"): the deadline sweep runs every
+# SWEEP_SECONDS; a gap of more than CLOCK_OUTAGE_SECONDS between two sweeps is an outage, whose
+# time every running game gets back. Each web process beats every WEB_BEAT_SECONDS and counts
+# as alive for WEB_ALIVE_SECONDS; while none is, no human seat times out.
+SWEEP_SECONDS = 1.0
+CLOCK_OUTAGE_SECONDS = env_float("CLOCK_OUTAGE_SECONDS", default=3.0)
+WEB_BEAT_SECONDS = env_float("WEB_BEAT_SECONDS", default=1.0)
+WEB_ALIVE_SECONDS = env_float("WEB_ALIVE_SECONDS", default=3.0)
 
 # Rate limits (n per window of w seconds), counted in the cache so they hold across web
 # processes. Far above what a person or a well-behaved bot client sends; beyond them a socket
@@ -264,7 +272,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = env.str(
 )
 CELERY_BEAT_SCHEDULE = {
     # Turn timeouts (and bot moves whose task was lost): deadlines are on the game rows.
-    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": 1.0},
+    "sweep-deadlines": {"task": "games.tasks.sweep_deadlines", "schedule": SWEEP_SECONDS},
     # Ranked queues: seat whoever fits now (a queue join also runs it at once).
     "ladder-matchmake": {"task": "ladder.tasks.matchmake", "schedule": 4.0},
     # Tournaments: starts, check-in notices, rounds due after a break, lost result tasks.

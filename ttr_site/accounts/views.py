@@ -9,6 +9,7 @@ from django.views import i18n
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from games.services.analysis import player_accuracy
 from ladder import presenters
 
 from .errors import AccountError
@@ -23,6 +24,7 @@ def profile(request, username):
         "player": player,
         "ladders": presenters.profile_ratings(player, request.user),
         "games": presenters.profile_games(player, request.user),
+        "accuracy": player_accuracy(player=player, viewer=request.user),
     }
     return render(request, "accounts/profile.html", context)
 

@@ -6,8 +6,10 @@
  * #replay-step, #replay-action, body[data-step], #players [data-seat] (with #hand-like
  * [data-color] cards and [data-ticket-id] tickets), #final-scores; the autoplay speed
  * #replay-speed (#replay[data-speed], [data-interval-ms], [data-playing]); the move list
- * #replay-moves, one button per step ([data-step], the current one [aria-current="step"]).
+ * #replay-moves, one button per step ([data-step], the current one [aria-current="step"]);
+ * the post-game analysis (#analysis): analysis.js.
  */
+import { createAnalysis } from "./analysis.js";
 import { createBoard } from "./board.js";
 import { colorLabel, fillOf, symbolOf, textOf, useTaxis } from "./cards.js";
 import { h, readJson, seatToken } from "./dom.js";
@@ -41,6 +43,7 @@ function start() {
   let highlightSeat = null;
   const BASE_MS = 700; // one step per 0.7 s at 1×
   let speed = 1;
+  let analysis = null; // the post-game analysis panel (analysis.js), once built
 
   const boardView = createBoard(document.getElementById("board"), board, { players, t, stations: !taxis, depots: wh, minWidth: window.matchMedia && window.matchMedia("(max-width: 720px)").matches ? 640 : 0 });
 
@@ -184,7 +187,8 @@ function start() {
       if (a.type === "claim_route") highlight = [a.route];
       else if ((a.type === "pay_tunnel" || a.type === "decline_tunnel") && frames[step - 1].pending) highlight = [frames[step - 1].pending.route];
     }
-    boardView.update({ claims: st.claims, stations: st.stations, depots: st.depots, closed: st.closed, highlight });
+    const marks = analysis ? analysis.marks(step) : [];
+    boardView.update({ claims: st.claims, stations: st.stations, depots: st.depots, closed: st.closed, highlight, marks });
   }
 
   function renderFinal(v) {
@@ -255,6 +259,7 @@ function start() {
     renderPlayers(v, step > 0 ? (actions[step - 1] || {}).seat : null);
     renderBoard(v);
     renderFinal(v);
+    if (analysis) analysis.show(step);
     if (step === last) stop();
   }
 
@@ -315,6 +320,10 @@ function start() {
     if (handled) ev.preventDefault();
   });
   buildMoves();
+  analysis = createAnalysis({
+    root: document.getElementById("analysis"), idx, players, name, last,
+    go: (k) => { stop(); go(k); }, redraw: () => renderBoard(frames[step]),
+  });
   stop();
   const hash = /^#step-(\d+)$/.exec(location.hash);
   go(hash ? Number(hash[1]) : 0);
