@@ -1,23 +1,17 @@
 """Pushes of the ladder. Call only from ``on_commit``.
 
-Groups: ``tournament-<id>`` (open tournament pages) and each player's own ``user.<id>``
+Groups: ``tournament-<id>`` (open tournament pages: their ``standings`` frames are sent by
+``ladder.live_standings``) and each player's own ``user.<id>``
 (every site page they have open: ``ttr_site/static/js/notifications.js``). Best effort, as
 every push (``games.broadcast.send_all``): what a push announces is committed already.
 """
 
-from games.broadcast import encode, send, send_all
+from games.broadcast import send_all
 from ttr_site.accounts.push import user_group
 
 
 def tournament_group(tournament_id: int) -> str:
     return f"tournament-{tournament_id}"
-
-
-def tournament_changed(tournament_id: int) -> None:
-    """Standings, rounds or entrants changed: open pages refresh what they show."""
-    frame = {"type": "tournament_changed", "tournament": tournament_id}
-    # Encoded once here, not by each of thousands of spectators' consumers (``text_push``).
-    send(tournament_group(tournament_id), {"type": "text.push", "text": encode(frame)})
 
 
 def table_started(*, user_ids: list[int], table_id: int, url: str, source: str) -> None:

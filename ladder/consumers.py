@@ -1,8 +1,8 @@
 """WebSocket adapter of a tournament page (``/ws/tournament/<id>/``).
 
-Server frames: ``standings`` (a diff of the standings: ``ladder/live_standings.py``),
-``tournament_changed`` (rounds or entrants changed: the page fetches its live fragment
-again), ``pong``, ``error``. Client frames: ``{"type": "ping"}``.
+Server frames: ``standings`` (after every change, once its snapshot is stored: a diff of the
+standings, ``ladder/live_standings.py``; pages on other tabs fetch their live fragment again
+on it), ``pong``, ``error``. Client frames: ``{"type": "ping"}``.
 """
 
 from channels.db import database_sync_to_async

@@ -99,6 +99,7 @@ def tournaments_tick() -> int:
             advanced += services.tournament_advance(tournament_id=tournament_id, now=now)
         except Exception:
             log.exception("advancing tournament %s failed", tournament_id)
+    services.snapshot_refresh_stale()
     return advanced
 
 

@@ -40,6 +40,7 @@ from ladder.services.tournament_snapshots import (
     snapshot_current,
     snapshot_rebuild,
     snapshot_refresh,
+    snapshot_refresh_stale,
 )
 from ladder.services.tournaments import (
     tournament_cancel,
@@ -77,6 +78,7 @@ __all__ = [
     "snapshot_current",
     "snapshot_rebuild",
     "snapshot_refresh",
+    "snapshot_refresh_stale",
     "tournament_advance",
     "tournament_cancel",
     "tournament_check_in",

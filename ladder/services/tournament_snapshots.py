@@ -19,11 +19,13 @@ import time
 
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
+from django.db.models import F
 from django.utils import timezone
 from redis.exceptions import RedisError
 
 from ladder import tournament_snapshots as snapshots
 from ladder.models import Tournament, TournamentSnapshot
+from ttr_site.jobs import enqueue
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,20 @@ def snapshot_refresh(*, tournament_id: int) -> None:
     if stored.filter(version__gte=version).exists():
         return
     _rebuild_or_wait(tournament_id, version)
+
+
+def snapshot_refresh_stale() -> int:
+    """Queue the rebuild of every snapshot older than its tournament (``tasks.tournaments_tick``):
+    a rebuild task that was lost (a broker outage) would leave the pages on the old standings
+    until the next change, and open pages hear of a change only from its rebuild
+    (``live_standings``). A rebuild queued twice does nothing the second time."""
+    stale = Tournament.objects.exclude(status=Tournament.Status.CANCELLED).exclude(
+        snapshot__version__gte=F("version")
+    )
+    ids = list(stale.values_list("id", flat=True))
+    for tournament_id in ids:
+        enqueue("ladder.tasks.tournament_snapshot", tournament_id)
+    return len(ids)
 
 
 def _rebuild_or_wait(tournament_id: int, version: int) -> snapshots.View:

@@ -2,7 +2,7 @@
 
 One writer per tournament: every change locks the tournament row (``locked_tournament``),
 so two triggers of the same step (a finished game and the beat tick, say) never both act.
-Open tournament pages are told after commit (``ladder.broadcast``).
+Open tournament pages are told after commit, by the snapshot rebuild (``announce``).
 """
 
 from django.db import transaction
@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from games.errors import GameError
 from games.models import BotLevel, TimeControl
 from games.services.tables import check_game_options
-from ladder import broadcast, standings
+from ladder import standings
 from ladder.errors import LadderError
 from ladder.models import Tournament
 from ladder.services.leagues import free_slug
@@ -49,13 +49,14 @@ def organized_tournament(tournament_id: int, by) -> Tournament:
 
 def announce(tournament: Tournament) -> None:
     """The tournament changed: a new version (in this transaction, so the standings snapshot
-    of the old one is stale from the commit on); after commit, its snapshot is rebuilt and
-    open pages are told to refresh."""
+    of the old one is stale from the commit on); after commit, its snapshot is rebuilt, and
+    the rebuild tells open pages (``live_standings.publish``: one ``standings`` frame per
+    change, sent once the snapshot is ready, so pages never refetch before it is). A lost
+    rebuild task is caught by ``tasks.tournaments_tick``."""
     tournament_id = tournament.pk
     Tournament.objects.filter(pk=tournament_id).update(version=F("version") + 1)
     tournament.version += 1  # the caller holds the row lock: the row's value now
     transaction.on_commit(lambda: enqueue("ladder.tasks.tournament_snapshot", tournament_id))
-    transaction.on_commit(lambda: broadcast.tournament_changed(tournament_id))
 
 
 def notify_entrants(tournament: Tournament, text, *, entries=None, params=None) -> None:

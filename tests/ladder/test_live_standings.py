@@ -44,7 +44,7 @@ def model(t, client=None):
 
 
 async def next_standings(communicator) -> dict:
-    """The next ``standings`` frame (other frames, e.g. ``tournament_changed``, pass by)."""
+    """The next ``standings`` frame (other frames pass by)."""
     while True:
         frame = json.loads(await communicator.receive_from(timeout=10))
         if frame["type"] == "standings":

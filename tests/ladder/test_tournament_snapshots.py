@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from ladder import services, tournament_tabs
+from ladder import services, tasks, tournament_tabs
 from ladder import tournament_snapshots as snapshots
 from ladder.models import Tournament, TournamentSnapshot
 from ladder.services import tournament_snapshots as snapshot_service
@@ -243,3 +243,18 @@ def test_a_private_tournaments_snapshot_does_not_leak(cast):
         for api in ("standings/", "rounds/", "results/", "results/?format=csv"):
             response = client.get(f"/api/v1/tournaments/{t.slug}/{api}")
             assert response.status_code in (401, 403, 404) and b"Carol" not in response.content
+
+
+def test_the_tick_rebuilds_a_snapshot_whose_task_was_lost(
+    cast, eight, eager_tasks, django_capture_on_commit_callbacks
+):
+    """A change whose rebuild task never ran (its commit hooks are not run here, as a lost
+    task) is caught by the tournaments' tick, and the live standings hear of it then."""
+    finish_table(playing_tables(eight)[0])
+    assert (stored_version(eight) or -1) < version_of(eight)
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.tournaments_tick()
+    assert stored_version(eight) == version_of(eight)
+    model = json.loads(cache.get(f"live-standings:{eight.pk}"))
+    assert model["v"] == version_of(eight)
+    assert services.snapshot_refresh_stale() == 0  # nothing left to queue

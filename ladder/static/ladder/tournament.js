@@ -66,20 +66,9 @@ function staged() {
 // Tabs without live standings (Rounds, Crosstable, Players, an empty standings tab) fetch
 // their fragment when the `standings` frame of a change comes: it leaves once the snapshot of
 // the change is stored, so the fetch finds it ready instead of every page waiting for its
-// rebuild. `tournament_changed` (sent at the commit) only arms a fallback in case no
-// `standings` frame follows (a rebuild that failed).
-const FALLBACK_MS = 10000;
-let fallbackTimer = null;
-
-function changed() {
-  if (standings || fallbackTimer) return;
-  fallbackTimer = setTimeout(() => { fallbackTimer = null; refresh(); }, FALLBACK_MS);
-}
-
+// rebuild (a rebuild task that was lost is run again by the server's tournament tick).
 function standingsFrame(frame) {
   if (standings) { standings.receive(frame); return; }
-  clearTimeout(fallbackTimer);
-  fallbackTimer = null;
   refresh();
 }
 
@@ -103,7 +92,6 @@ if (root) {
     },
     onFrame: (frame) => {
       if (frame.type === "standings") standingsFrame(frame);
-      else if (frame.type === "tournament_changed") changed();
     },
     onClose: () => { document.body.dataset.tournamentLive = "0"; },
   });
