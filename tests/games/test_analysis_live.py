@@ -161,7 +161,7 @@ def test_the_analysis_runs_once_on_the_worker_and_is_served_to_everyone(site):
     with urllib.request.urlopen(site.url + "/u/alice/", timeout=30) as response:
         profile = response.read().decode()
     decisions = next(r["decisions"] for r in result["seats"] if r["seat"] == 0)
-    assert re.search(rf"Over {decisions} decisions in the last analysed game", profile), profile
+    assert re.search(rf"Over {decisions} decisions in 1 analysed game\.", profile), profile
 
 
 def test_nobody_who_may_not_see_the_replay_gets_the_analysis(site):

@@ -120,7 +120,7 @@ def test_the_profile_shows_the_accuracy_of_the_games_the_viewer_may_see(cast, cl
     assert "No analysed games yet" in page
     client.force_login(cast["bob"])
     page = client.get(reverse("profile", args=["alice"])).content.decode()
-    assert f"Over {mine['decisions']} decisions in the last analysed game" in page
+    assert f"Over {mine['decisions']} decisions in 1 analysed game." in page
 
 
 def test_the_replay_page_s_button_works_without_its_script(cast, client):
