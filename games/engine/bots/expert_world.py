@@ -29,7 +29,7 @@ from ..graph import longest_trail
 from ..mapdata import load_map
 from ..rulesets import RULESETS
 from ..search import clone as engine_clone
-from ..state import STATE_VERSION, GameState
+from ..state import STATE_VERSION, GameState, detach_log
 from ..views import view_for
 from . import planner
 from .knowledge import read
@@ -43,12 +43,10 @@ EARLY_PACE = 1.1  # cars per turn before a seat has played a few turns (as ``har
 
 
 def clone(state: GameState) -> GameState:
-    """A copy of ``state`` that shares nothing mutable with it, without its log."""
+    """A copy of ``state`` that shares nothing mutable with it, without its log (numbering
+    goes on): what a search plays on."""
     out = engine_clone(state)
-    out.log = []
-    for name in GameState.__slots__:  # derived caches the engine's clone may not carry yet
-        if not hasattr(out, name) and name.endswith("_cache"):
-            setattr(out, name, None)
+    detach_log(out)
     return out
 
 

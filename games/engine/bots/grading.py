@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 from .. import phases
 from ..actions import apply_action, current_seats, legal_actions
 from ..setup import new_game
-from ..state import FIELDS, GameState, log_length
+from ..state import GameState, log_length
 from ..views import view_for
 from . import choose_action
+from .expert_world import clone
 
 INACCURACY = 6.0  # points of margin lost: "?!"
 MISTAKE = 15.0  # points of margin lost: "?"
@@ -77,20 +78,6 @@ class Evaluation:
 
 
 Evaluator = Callable[..., "Evaluation | None"]
-
-
-def clone(state: GameState) -> GameState:
-    """A copy sharing nothing mutable with ``state``, without its log (numbering goes on)."""
-    out = GameState.__new__(GameState)
-    for name in FIELDS:
-        value = getattr(state, name)
-        if type(value) is list:
-            value = [x[:] if type(x) is list else x for x in value]
-        elif type(value) is dict:
-            value = {k: (v[:] if type(v) is list else v) for k, v in value.items()}
-        setattr(out, name, value)
-    out.log_base, out.log = log_length(state), []
-    return out.bind()  # the derived slots (shared, immutable maps; fresh caches)
 
 
 def determinize(state: GameState, seat: int | None, rng: random.Random) -> GameState:
