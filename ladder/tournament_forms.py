@@ -20,6 +20,8 @@ TIEBREAK_LABELS = {
     "later_seat": _("Seat rule (a later starting seat wins the tie)"),
 }
 TIEBREAK_CHOICES = [("", _("— none —")), *TIEBREAK_LABELS.items()]
+FORMAT_FIELDS = ("format", "duration_minutes", "bot_fill_seconds", "bot_fill_level",
+                 "advance_count")  # fmt: skip
 TIEBREAK_FIELDS = ("tiebreak_1", "tiebreak_2", "tiebreak_3", "tiebreak_4", "tiebreak_5")
 
 
@@ -42,6 +44,31 @@ class TournamentForm(forms.Form):
         label=_("League"), queryset=League.objects.none(), required=False,
         empty_label=_("No league (open to everyone)"),
         help_text=_("A league tournament is for its members; only a league's admins run one."),
+    )  # fmt: skip
+    format = forms.ChoiceField(
+        label=_("Format"), choices=Tournament.Format.choices, initial=Tournament.Format.SWISS,
+        required=False,
+        help_text=_("Swiss: rounds paired by the standings. Arena: a timed event where free "
+                    "players are seated at once. Knockout: the best of each table go through."),
+    )  # fmt: skip
+    duration_minutes = forms.IntegerField(
+        label=_("Arena length (minutes)"), min_value=10, max_value=600, initial=60,
+        required=False,
+        help_text=_("No new table starts after this; games in progress still count."),
+    )  # fmt: skip
+    bot_fill_seconds = forms.IntegerField(
+        label=_("Bots fill a table after (seconds)"), min_value=0, max_value=600, initial=0,
+        required=False,
+        help_text=_("0: never. Otherwise a player who has waited this long plays with bots "
+                    "(unrated arenas only)."),
+    )  # fmt: skip
+    bot_fill_level = forms.ChoiceField(
+        label=_("Level of those bots"), choices=BotLevel.choices, initial=BotLevel.MEDIUM,
+        required=False,
+    )
+    advance_count = forms.TypedChoiceField(
+        label=_("Players who go through from each table"), coerce=int, initial=2,
+        choices=[(n, n) for n in range(1, 5)], required=False, empty_value=None,
     )  # fmt: skip
     game = forms.ChoiceField(label=_("Map and tickets"), choices=[], widget=AttrSelect)
     # Only for a map that plays it, as on the New table form (games/forms.py).
@@ -150,6 +177,9 @@ class TournamentForm(forms.Form):
         ruleset, variant = data.pop("game").split(":")
         for name in TIEBREAK_FIELDS:
             data.pop(name)
+        for name in FORMAT_FIELDS:  # a form without a format's settings: the defaults
+            if data.get(name) in (None, ""):
+                data.pop(name, None)
         options = {"warehouses": True} if data.pop("warehouses", False) else {}
         return data | {"ruleset": ruleset, "variant": variant, "options": options}
 

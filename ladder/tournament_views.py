@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from ladder import services
+from ladder import tournament_bracket as bracket
 from ladder import tournament_presenters as present
 from ladder import tournament_tabs as tabs
 from ladder.errors import LadderError
@@ -19,7 +20,7 @@ from ladder.models import Pairing, Tournament, TournamentInvitation
 from ladder.tournament_forms import AddBotForm, AddPlayerForm, TournamentForm
 from ttr_site.accounts.models import User
 
-TABS = ("standings", "rounds", "crosstable", "players")
+TABS = ("standings", "rounds", "crosstable", "players", "bracket")
 EXPORT_FORMATS = ("csv", "json")
 
 
@@ -63,6 +64,8 @@ def tournament_detail(request, slug, tab="standings"):
     if tab not in TABS:
         raise Http404
     tournament = _tournament(request, slug)
+    if tab == "bracket" and tournament.format != Tournament.Format.KNOCKOUT:
+        raise Http404  # only a knockout has a bracket
     context = _context(request, tournament, tab)
     if request.GET.get("partial"):
         return render(request, "ladder/_tournament_live.html", context)
@@ -96,6 +99,8 @@ def _context(request, t: Tournament, tab: str) -> dict:
         context |= tabs.rounds_tab(view, me, params)
     elif tab == "crosstable":
         context |= tabs.crosstable_tab(view, me, params)
+    elif tab == "bracket":
+        context |= bracket.bracket_tab(view, t, me)
     else:
         context |= tabs.players_tab(view, t, me, params)
     pending = t.invitations.filter(status=TournamentInvitation.Status.PENDING)

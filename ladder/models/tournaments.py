@@ -1,4 +1,5 @@
-"""Swiss tournaments: the event, its entrants, its rounds and the tables of each round.
+"""Tournaments (Swiss, arena, knockout): the event, its entrants, its rounds and the tables of
+each round.
 
 Terms: a *tournament* plays ``round_count`` rounds of one rule set at tables of
 ``table_size`` (and one smaller if ``allow_smaller``); an *entry* is one entrant, a user or
@@ -9,6 +10,10 @@ entrant at a pairing, in seat order (seat 0 moves first), with the result once k
 *invitation* is an organizer's request that a player enter, which enters them only when they
 accept it (it is never an entry: pairing and standings never see it).
 Standings are derived: ``ladder.standings`` computes them from the pairing seats.
+Formats (docs/tournaments.md): a *Swiss* plays ``round_count`` paired rounds; an *arena* is
+one long round (number 1) whose tables open whenever enough entrants are free, until
+``ends_at``; a *knockout* plays rounds in which the top ``advance_count`` of each table go
+through, until a final table.
 Only ``ladder.services`` writes these rows.
 """
 
@@ -54,6 +59,11 @@ class Tournament(models.Model):
         FINISHED = "finished", _("Finished")
         CANCELLED = "cancelled", _("Cancelled")
 
+    class Format(models.TextChoices):
+        SWISS = "swiss", _("Swiss")
+        ARENA = "arena", _("Arena")
+        KNOCKOUT = "knockout", _("Knockout")
+
     class PointsScheme(models.TextChoices):
         LINEAR = "linear", _("Linear: each place one step (4 players: 12, 8, 4, 0)")
         WINNER = "winner", _("Winner only (4 players: 24, 0, 0, 0)")
@@ -71,6 +81,7 @@ class Tournament(models.Model):
         blank=True,
         related_name="tournaments",
     )
+    format = models.CharField(max_length=10, choices=Format.choices, default=Format.SWISS)
     ruleset = models.CharField(max_length=20, choices=Ruleset.choices, default=Ruleset.EUROPE)
     variant = models.CharField(max_length=20, choices=Variant.choices, default=Variant.CLASSIC)
     options = models.JSONField(default=dict, blank=True)
@@ -99,6 +110,17 @@ class Tournament(models.Model):
     )
     round_break_seconds = models.PositiveIntegerField(default=60)
     max_players = models.PositiveIntegerField(null=True, blank=True)
+    # Arena: how long it runs from the start; ``ends_at`` is set at the start (and brought
+    # forward when the organizer ends it early). Bots fill a table for a player who has
+    # waited ``bot_fill_seconds`` (0: never), at ``bot_fill_level``.
+    duration_minutes = models.PositiveSmallIntegerField(default=60)
+    ends_at = models.DateTimeField(null=True, blank=True)
+    bot_fill_seconds = models.PositiveIntegerField(default=0, help_text="0: no bots fill in")
+    bot_fill_level = models.CharField(
+        max_length=10, choices=BotLevel.choices, default=BotLevel.MEDIUM
+    )
+    # Knockout: the top ``advance_count`` of each table go through to the next round.
+    advance_count = models.PositiveSmallIntegerField(default=2)
     seed = models.BigIntegerField(default=new_seed)
     status = models.CharField(max_length=14, choices=Status.choices, default=Status.REGISTRATION)
     # Bumped in the transaction of every change the pages show (``services.announce``); the
@@ -227,6 +249,13 @@ class Entry(models.Model):
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
     first_round = models.PositiveSmallIntegerField(default=1)
+    # Arena: a paused entrant is not seated at new tables; ``free_since`` is when they last
+    # became free to be seated (null while at a table); ``streak`` counts their wins in a row.
+    paused = models.BooleanField(default=False)
+    free_since = models.DateTimeField(null=True, blank=True)
+    streak = models.PositiveSmallIntegerField(default=0)
+    # Knockout: the round in which the entrant went out (null: still in, or never played).
+    eliminated_in = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["registered_at", "id"]
@@ -374,6 +403,8 @@ class PairingSeat(models.Model):
     place = models.PositiveSmallIntegerField(null=True, blank=True, help_text="1 = best")
     points = models.FloatField(null=True, blank=True, help_text="tournament points")
     abandoned = models.BooleanField(default=False)
+    # Arena: the points of this game were doubled by a winning streak.
+    doubled = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["pairing", "seat"]

@@ -26,6 +26,8 @@ from games.models import Seat
 from ladder import broadcast, pairing, rating, standings
 from ladder.errors import LadderError
 from ladder.models import Entry, Pairing, PairingSeat, Round, Tournament
+from ladder.services import tournament_arena as arena
+from ladder.services import tournament_knockout as knockout
 from ladder.services.tournament_entries import seeding_rating
 from ladder.services.tournaments import (
     announce,
@@ -76,6 +78,8 @@ def _step_once(t: Tournament, now) -> bool:
         return _registration_step(t, now)
     if t.status != Status.RUNNING:
         return False
+    if t.format == Tournament.Format.ARENA:
+        return arena.step(t, now)
     current = t.rounds.order_by("-number").first()
     if current is None:
         return False
@@ -123,15 +127,23 @@ def _start(t: Tournament, now) -> None:
             entry.save(update_fields=["rating"])
     t.status, t.started_at = Status.RUNNING, now
     t.save(update_fields=["status", "started_at"])
-    _pair(t, 1, starts_at=now)
+    if t.format == Tournament.Format.ARENA:
+        arena.begin(t, now)
+    else:
+        _pair(t, 1, starts_at=now)
 
 
 # --- pairing ----------------------------------------------------------------------------------
 
 
+def _in_play(t: Tournament):
+    """The entrants a new round is paired for: active, and (knockout) not knocked out."""
+    return t.entries.filter(status=Entry.Status.ACTIVE, eliminated_in__isnull=True)
+
+
 def _pair(t: Tournament, number: int, *, starts_at) -> Round:
     """Pair round ``number`` for the active entrants from the current standings."""
-    active = {e.pk: e for e in t.entries.filter(status=Entry.Status.ACTIVE)}
+    active = {e.pk: e for e in _in_play(t)}
     round_ = Round.objects.create(
         tournament=t, number=number, starts_at=starts_at, roster=sorted(active)
     )
@@ -140,6 +152,9 @@ def _pair(t: Tournament, number: int, *, starts_at) -> Round:
 
 
 def _seat_round(t: Tournament, round_: Round, active: dict) -> None:
+    if t.format == Tournament.Format.KNOCKOUT:
+        knockout.seat_round(t, round_, active)
+        return
     # docs/tournaments.md "Pairing": the points keep the tables close and seat 0 fair, the
     # ratings deal players on equal points apart (in round 1, everyone).
     rows = t.standings() if round_.number > 1 else []
@@ -198,7 +213,7 @@ def round_repair(*, tournament_id: int, by, number: int) -> Round:
 
 def _repair(t: Tournament, round_: Round) -> None:
     round_.pairings.all().delete()
-    active = {e.pk: e for e in t.entries.filter(status=Entry.Status.ACTIVE)}
+    active = {e.pk: e for e in _in_play(t)}
     round_.roster = sorted(active)
     round_.save(update_fields=["roster"])
     _seat_round(t, round_, active)
@@ -209,7 +224,7 @@ def _repair(t: Tournament, round_: Round) -> None:
 
 def _start_round(t: Tournament, round_: Round, now) -> None:
     """Open a live table for every pairing of the round and tell the players."""
-    active = sorted(t.entries.filter(status=Entry.Status.ACTIVE).values_list("pk", flat=True))
+    active = sorted(_in_play(t).values_list("pk", flat=True))
     if active != round_.roster:
         _repair(t, round_)  # someone withdrew, joined late or was removed since the pairing
     for table in round_.pairings.filter(is_bye=False).prefetch_related("seats__entry__user"):
@@ -276,7 +291,11 @@ def _all_done(round_: Round) -> bool:
 def _close_round(t: Tournament, round_: Round, now) -> None:
     round_.status, round_.finished_at = Round.Status.FINISHED, now
     round_.save(update_fields=["status", "finished_at"])
-    if round_.number < t.round_count:
+    if t.format == Tournament.Format.KNOCKOUT:
+        more = knockout.eliminate(t, round_)  # who went out; whether another round follows
+    else:
+        more = round_.number < t.round_count
+    if more:
         starts = now + timedelta(seconds=t.round_break_seconds)
         _pair(t, round_.number + 1, starts_at=starts)
     else:
@@ -342,7 +361,9 @@ def _record(t: Tournament, table: Pairing, ranks, scores, flags, status) -> None
     for seat, place, value in zip(seats, places, points, strict=True):
         seat.place, seat.points = place, value
         seat.score, seat.abandoned = scores[seat.seat], flags[seat.seat]
-    PairingSeat.objects.bulk_update(seats, ["place", "points", "score", "abandoned"])
+    if t.format == Tournament.Format.ARENA:
+        arena.table_done(t, table, seats)  # streak bonus; the players are free again
+    PairingSeat.objects.bulk_update(seats, ["place", "points", "score", "abandoned", "doubled"])
     table.status = status
     table.save(update_fields=["status"])
     announce(t)

@@ -107,7 +107,25 @@ def _setting_problem(t: Tournament, now) -> str | None:
             check_game_options(ruleset=t.ruleset, variant=t.variant, seats=size, options=t.options)
         except GameError as exc:
             return exc.message
-    return _clock_problem(t) or _window_problem(t, now) or _rules_problem(t)
+    return (
+        _format_problem(t) or _clock_problem(t) or _window_problem(t, now) or _rules_problem(t)
+    )
+
+
+def _format_problem(t: Tournament) -> str | None:
+    """The settings of an arena or a knockout (docs/tournaments.md "Formats")."""
+    if t.format not in Tournament.Format.values:
+        return _("unknown tournament format")
+    if t.format == Tournament.Format.ARENA:
+        if not 10 <= t.duration_minutes <= 600:
+            return _("an arena lasts 10 to 600 minutes")
+        if t.bot_fill_level not in BotLevel.values or t.bot_fill_seconds > 600:
+            return _("bots fill a table after at most 10 minutes, at a known level")
+        if t.bot_fill_seconds and t.rated:
+            return _("bots fill tables in unrated arenas only")
+    if t.format == Tournament.Format.KNOCKOUT and not 1 <= t.advance_count < t.table_size:
+        return _("from each table, 1 to %(n)s players go through") % {"n": t.table_size - 1}
+    return None
 
 
 def _clock_problem(t: Tournament) -> str | None:

@@ -20,3 +20,19 @@ if (form && row) {
   game.addEventListener("change", syncWarehouses);
   syncWarehouses();
 }
+
+// Settings of one format only (data-formats lists them) show with that format; hidden ones are
+// still sent with their defaults, which the other formats ignore.
+if (form) {
+  const format = form.elements.namedItem("format");
+  const rows = form.querySelectorAll("[data-formats]");
+
+  function syncFormat() {
+    for (const row of rows) row.hidden = !row.dataset.formats.split(" ").includes(format.value);
+  }
+
+  if (format) {
+    format.addEventListener("change", syncFormat);
+    syncFormat();
+  }
+}
