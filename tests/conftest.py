@@ -64,6 +64,30 @@ def service_missing(name: str) -> str | None:
     return _results[name]
 
 
+def _waits_on_servers(item) -> bool:
+    """A test that drives a browser, starts a live site (``tests.live.LiveSite``) or runs a
+    fault drill: it spends its time waiting on processes of its own."""
+    if item.get_closest_marker("browser") is not None:
+        return True
+    if "reliability" in item.path.parts:
+        return True
+    return getattr(getattr(item, "module", None), "LiveSite", None) is not None
+
+
+def pytest_collection_modifyitems(config, items):
+    """``TESTS=live`` keeps only the tests that wait on servers, ``TESTS=rest`` the others
+    (``make test`` runs the two groups side by side); unset, everything runs."""
+    group = os.environ.get("TESTS", "")
+    if group not in ("live", "rest"):
+        return
+    keep, drop = [], []
+    for item in items:
+        (keep if _waits_on_servers(item) == (group == "live") else drop).append(item)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
+
+
 def pytest_runtest_setup(item):
     for name in SERVICE_CHECKS:
         if item.get_closest_marker(name) is None:
