@@ -14,6 +14,7 @@ round) is worth fetching again: when a round starts or ends, not on every result
 
 import json
 import logging
+import secrets
 import time
 from contextlib import contextmanager
 
@@ -137,13 +138,18 @@ def _lock(tournament_id: int):
     ``LOCK_SECONDS`` a holder that died is ignored (its frame may then arrive late: pages
     see the gap and reload)."""
     name = f"live-standings-lock:{tournament_id}"
+    token = secrets.token_hex(8)
     deadline = time.monotonic() + LOCK_SECONDS
-    while not cache.add(name, 1, LOCK_SECONDS) and time.monotonic() < deadline:
+    held = cache.add(name, token, LOCK_SECONDS)
+    while not held and time.monotonic() < deadline:
         time.sleep(0.005)
+        held = cache.add(name, token, LOCK_SECONDS)
     try:
         yield
     finally:
-        cache.delete(name)
+        # Only the holder frees it: after a timed-out wait the lock is another publish's.
+        if held and cache.get(name) == token:
+            cache.delete(name)
 
 
 # --- the reload endpoint -------------------------------------------------------------------

@@ -145,3 +145,18 @@ def test_a_private_tournaments_standings_stay_private(cast, eager_tasks):
     member = Client()
     member.force_login(cast["alice"])
     assert model(t, member)[0]["rows"] == []
+
+
+def test_a_publish_that_gave_up_waiting_leaves_the_holders_lock_alone(monkeypatch):
+    """A publish waits at most LOCK_SECONDS for another; when it goes ahead without the lock,
+    leaving must not free the lock the other publish still holds (a third would then race it)."""
+    monkeypatch.setattr(live_standings, "LOCK_SECONDS", 1)
+    name = "live-standings-lock:4242"
+    cache.set(name, "the other publish", 60)
+    with live_standings._lock(4242):
+        pass
+    assert cache.get(name) == "the other publish"
+    cache.delete(name)
+    with live_standings._lock(4242):
+        assert cache.get(name) is not None
+    assert cache.get(name) is None
