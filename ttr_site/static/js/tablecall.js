@@ -18,19 +18,24 @@ import { playTone } from "./tone.js";
 
 export const COUNTDOWN_SECONDS = 10;
 
+// xgettext (makemessages) misreads a "/" unescaped inside a class, or a regex after "&&".
+const LOCAL_PATH = /^\/(?!\/)[\w\-.\/]*$/;
+
 /**
  * A same-site path the push may send the page to (never another host).
  * @param {unknown} url
  * @returns {url is string}
  */
-export const isLocalPath = (url) => typeof url === "string" && /^\/(?!\/)[\w\-./]*$/.test(url);
+export const isLocalPath = (url) => typeof url === "string" && LOCAL_PATH.test(url);
+
+const TEXT_INPUT = /^(text|search|email|url|number|)$/;
 
 /** Whether leaving this page now would lose something (see the module's decision). */
 export function leavingLosesSomething(doc = document) {
   const signals = doc.getElementById("turn-signals"); // shown to a seated player of a live game
   if (signals && !signals.hidden) return true;
   const el = doc.activeElement;
-  const typing = el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && /^(text|search|email|url|number|)$/.test(el.type || "")));
+  const typing = el && (el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && TEXT_INPUT.test(el.type || "")));
   return !!(typing && el.value);
 }
 
