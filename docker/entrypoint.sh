@@ -1,5 +1,6 @@
 #!/bin/sh
-# Roles: web (migrates first, then serves), worker, beat, or any command.
+# Roles: web (migrates first, then serves), worker, analysis (the post-game analyses' worker),
+# beat, or any command.
 set -e
 role="${1:-web}"
 case "$role" in
@@ -17,7 +18,13 @@ case "$role" in
       --no-proxy-headers --no-access-log
     ;;
   worker)
-    exec celery -A ttr_site worker --loglevel="${LOG_LEVEL:-WARNING}" --concurrency="${WORKER_CONCURRENCY:-4}"
+    exec celery -A ttr_site worker --loglevel="${LOG_LEVEL:-WARNING}" --concurrency="${WORKER_CONCURRENCY:-4}" \
+      -Q "${CELERY_QUEUE:-celery}"
+    ;;
+  analysis)
+    # Minutes of CPU per job: a worker of their own, so that they never hold up a bot's move.
+    exec celery -A ttr_site worker --loglevel="${LOG_LEVEL:-WARNING}" --concurrency="${ANALYSIS_CONCURRENCY:-1}" \
+      -Q "${ANALYSIS_QUEUE:-${CELERY_QUEUE:-celery}.analysis}" -n "analysis@%h"
     ;;
   beat)
     exec celery -A ttr_site beat --loglevel="${LOG_LEVEL:-WARNING}" --schedule=/app/var/celerybeat-schedule

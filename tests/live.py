@@ -162,8 +162,10 @@ class LiveSite:
     def start_worker(self, *, wait: bool = True) -> None:
         """A Celery worker process (production mode), as ``celery -A ttr_site worker``."""
         self._workers += 1
+        queue = self.env["CELERY_QUEUE"]  # and its analyses' queue (ttr_site/settings.py)
         options = ["--pool=threads", "--concurrency=4", "--loglevel=INFO", "--without-mingle",
-                   "--without-gossip", "-n", f"w{self._workers}@%h"]  # fmt: skip
+                   "--without-gossip", "-n", f"w{self._workers}@%h",
+                   "-Q", f"{queue},{queue}.analysis"]  # fmt: skip
         name = f"worker{self._workers}"
         process = self._spawn(
             name, [sys.executable, "-m", "celery", "-A", "ttr_site", "worker", *options]

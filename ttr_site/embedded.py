@@ -60,6 +60,7 @@ class ThreadSafeInMemoryChannelLayer(InMemoryChannelLayer):
 def start_background_work(*, concurrency: int = 4):
     """Start the Celery worker and beat inside this process; return a function that stops them."""
     from celery.beat import EmbeddedService
+    from django.conf import settings
 
     from ttr_site.celery import app
 
@@ -70,6 +71,7 @@ def start_background_work(*, concurrency: int = 4):
     worker = app.WorkController(
         pool="threads",
         concurrency=concurrency,
+        queues=[settings.CELERY_TASK_DEFAULT_QUEUE, settings.ANALYSIS_QUEUE],
         hostname="embedded@localhost",
         without_heartbeat=True,
         without_mingle=True,

@@ -252,6 +252,12 @@ ANALYSIS_RATE_LIMIT = env_int("ANALYSIS_RATE_LIMIT", default=5)
 ANALYSIS_RATE_WINDOW = env_int("ANALYSIS_RATE_WINDOW", default=3600)
 
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="celery")
+# Post-game analyses (a minute or more of CPU each) wait in a queue of their own, so that a
+# worker busy with them never holds up a bot's move, a timeout or a tournament's next round:
+# the Docker set-up runs a separate "analysis" worker for it (docker/compose.yml); a single
+# worker (make run, the tests' live sites) consumes both queues.
+ANALYSIS_QUEUE = env.str("ANALYSIS_QUEUE", default=f"{CELERY_TASK_DEFAULT_QUEUE}.analysis")
+CELERY_TASK_ROUTES = {"games.tasks.analyse_game": {"queue": ANALYSIS_QUEUE}}
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True

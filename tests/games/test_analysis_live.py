@@ -223,3 +223,43 @@ def test_the_replay_asks_for_the_analysis_shows_its_progress_graph_marks_and_sug
             )
         page.screenshot(path="/tmp/shots/analysis/replay-analysis.png", full_page=True)
         assert errors == []
+
+
+def test_analyses_have_a_queue_of_their_own_and_the_bots_moves_do_not():
+    """A worker busy with analyses (minutes of CPU) must not hold up a bot's move or a timeout:
+    analyses are routed to ``ANALYSIS_QUEUE``, everything else to the default queue."""
+    from django.conf import settings
+
+    from ttr_site.celery import app
+
+    def queue(task: str) -> str:
+        return app.amqp.router.route({}, task)["queue"].name
+
+    assert queue("games.tasks.analyse_game") == settings.ANALYSIS_QUEUE
+    assert settings.ANALYSIS_QUEUE != settings.CELERY_TASK_DEFAULT_QUEUE
+    for task in ("games.tasks.bot_move", "games.tasks.sweep_deadlines",
+                 "ladder.tasks.tournament_advance"):  # fmt: skip
+        assert queue(task) == settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+@pytest.fixture(scope="module")
+def embedded_site(tmp_path_factory):
+    live = LiveSite("embedded", tmp_path_factory.mktemp("embedded"), extra_env=TINY).start()
+    try:
+        live.manage("seed_demo")
+        out = live.manage("shell", "--no-imports", "-c", TOKENS)
+        live.tokens = dict(re.findall(r"TOKEN (\w+) (\S+)", out))
+        yield live
+    finally:
+        live.stop()
+    assert "Traceback" not in live.output(), live.output()[-3000:]
+
+
+def test_make_runs_single_process_also_works_through_the_analysis_queue(embedded_site):
+    """``make run`` (embedded: worker threads inside the web process) consumes both queues."""
+    table_id, _steps = finished_table(embedded_site)
+    url = f"/api/v1/tables/{table_id}/analysis/"
+    status, body = api(embedded_site, "POST", url, "alice")
+    assert status == 202, body
+    done, _seen = wait_done(embedded_site, table_id, "alice")
+    assert done["status"] == "done", done
