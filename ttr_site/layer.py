@@ -24,6 +24,8 @@ from channels.layers import get_channel_layer
 from channels_redis.utils import _consistent_hash, decode_hosts
 from django.conf import settings
 
+from ttr_site import redis_retry
+
 PUBLISH_TIMEOUT = 5  # seconds
 _lock = threading.Lock()
 _clients: list[redis.Redis] | None = None
@@ -73,6 +75,7 @@ def _client(host: dict) -> redis.Redis:
     # stops answering must cost that thread seconds, not hang it (the push is logged as lost
     # and the client resyncs).
     host = {"socket_timeout": PUBLISH_TIMEOUT, "socket_connect_timeout": PUBLISH_TIMEOUT, **host}
+    host |= redis_retry.publish_options()  # not the layer's asyncio retry: a client of its own
     if "address" in host:
         return redis.Redis.from_url(host.pop("address"), **host)
     return redis.Redis(**host)

@@ -128,8 +128,8 @@ async def move_now(url: str, setup: dict, version: int) -> int | str:
         try:
             ws = await connect(ws_url, additional_headers=headers, open_timeout=10)
         except (OSError, websockets.exceptions.WebSocketException):
-            # As a client does: the first socket after a Redis restart can meet the web
-            # process's stale connection to it and be refused; connect again.
+            # As a client does: a socket opened while a service is still coming back can
+            # be refused (1013, "try again later"); connect again.
             await asyncio.sleep(0.5)
             continue
         try:
