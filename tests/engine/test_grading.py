@@ -1,6 +1,8 @@
 """The post-game analysis's pure part (games/engine/bots/grading.py): its marks and its win
 chances, on constructed positions and whole recorded games (playout counts, no clock)."""
 
+import pytest
+
 from games.engine import apply_action, current_seats, legal_actions, new_game, phases, view_for
 from games.engine.bots import choose_action, grading
 from games.engine.graph import components_of, find
@@ -90,6 +92,20 @@ def test_the_win_chances_of_every_step_sum_to_one_and_only_the_graded_seats_are_
     # the last step is the game's end: its winner's chance is 1
     assert sorted(result["chances"][-1]) == [0.0, 1.0]
     assert [row["seat"] for row in result["seats"]] == [1]
+
+
+def test_a_step_s_chances_pool_the_playouts_of_the_steps_before_it_less_each_step_back():
+    pool = grading.ChancePool(2)
+    assert pool.add([2.0, 0.0], 2) == [1.0, 0.0]
+    # 2 more playouts, both won by seat 1: the step before counts 0.75 of its 2
+    memory = grading.CHANCE_MEMORY
+    chances = pool.add([0.0, 2.0], 2)
+    assert chances == pytest.approx([2 * memory / (2 * memory + 2), 2 / (2 * memory + 2)])
+    assert sum(chances) == pytest.approx(1)
+    # ...and two steps back counts memory squared
+    chances = pool.add([1.0, 0.0], 1)
+    weight = 2 * memory**2 + 2 * memory + 1
+    assert chances[0] == pytest.approx((2 * memory**2 + 1) / weight)
 
 
 def test_a_seat_s_marks_do_not_depend_on_what_the_other_seats_hid():

@@ -21,6 +21,11 @@ Terms:
   game is over, so they are public now) and resamples only the future: the deck, the discard
   pile, the warehouses and the ticket deck, and the engine's rng. So the graph never knows
   which cards were going to come, only what everyone held. Each step's chances sum to 1.
+  A step keeps the playouts of the steps before it too, each step back weighing
+  ``CHANCE_MEMORY`` times less (``ChancePool``): one step's few playouts alone made the graph
+  jump by 0.18 a step on average (2 players, 0.2 s a step, about 9 playouts), pooled by 0.04;
+  a decisive move still shows at once, in full within a few steps. Only steps before it are
+  pooled, so a step's chances still know nothing of what came after it.
 - *budget*: ``Budget(seconds, playouts)``: a decision (and a step's win chances) stops
   sampling after ``seconds`` of this thread's CPU time or ``playouts`` samples, whichever
   comes first, after at least one sample (``seconds=None``: the count alone, reproducible).
@@ -46,6 +51,7 @@ INACCURACY = 6.0  # points of margin lost: "?!"
 MISTAKE = 15.0  # points of margin lost: "?"
 ROLLOUT_LEVEL = "medium"  # the policy of every seat in a playout (fast: ~25 ms a half game)
 PLAYOUT_DECISIONS = 2000  # a playout that has not ended by then is scored where it stands
+CHANCE_MEMORY = 0.75  # the weight a step's win chances give the playouts of the step before
 
 
 @dataclass(frozen=True)
@@ -247,6 +253,12 @@ def win_chances(state: GameState, budget: Budget, rng: random.Random) -> list:
     """Each seat's share of playouts won from ``state`` (sums to 1; see the module doc)."""
     if state.phase == phases.OVER:
         return winners_share([p["score"] for p in state.final["players"]])
+    totals, samples = _wins(state, budget, rng)
+    return [t / samples for t in totals]
+
+
+def _wins(state: GameState, budget: Budget, rng: random.Random) -> tuple[list, int]:
+    """Each seat's playouts won from ``state`` (a shared first place split), and how many."""
     totals = [0.0] * state.n
     samples = 0
     start = time.thread_time()
@@ -255,7 +267,27 @@ def win_chances(state: GameState, budget: Budget, rng: random.Random) -> list:
         for p, share in enumerate(winners_share(play_out(world, rng))):
             totals[p] += share
         samples += 1
-    return [t / samples for t in totals]
+    return totals, samples
+
+
+class ChancePool:
+    """The win chances of a game's steps in order, each from its own playouts and those of
+    the steps before it, weighed ``CHANCE_MEMORY`` less per step back (see the module doc)."""
+
+    def __init__(self, n: int):
+        self.wins = [0.0] * n
+        self.weight = 0.0
+
+    def step(self, state: GameState, budget: Budget, rng: random.Random) -> list:
+        if state.phase == phases.OVER:
+            return winners_share([p["score"] for p in state.final["players"]])
+        return self.add(*_wins(state, budget, rng))
+
+    def add(self, wins: list, samples: int) -> list:
+        """Pool one step's playouts (``wins`` per seat of ``samples``); its chances."""
+        self.wins = [CHANCE_MEMORY * old + new for old, new in zip(self.wins, wins, strict=True)]
+        self.weight = CHANCE_MEMORY * self.weight + samples
+        return [w / self.weight for w in self.wins]
 
 
 def grade(loss: float) -> str | None:
@@ -285,7 +317,8 @@ def analyse(
     state = new_game(**params)
     rng = random.Random(seed)
     chances_budget = chances_budget or budget
-    chances = [win_chances(state, chances_budget, rng)]
+    pool = ChancePool(state.n)
+    chances = [pool.step(state, chances_budget, rng)]
     decisions = []
     total = len(records)
     for k, (seat, action) in enumerate(records, start=1):
@@ -295,7 +328,7 @@ def analyse(
             if found is not None:
                 decisions.append(_decision(k, seat, action, found))
         apply_action(state, seat, action)
-        chances.append(win_chances(state, chances_budget, rng))
+        chances.append(pool.step(state, chances_budget, rng))
         if progress is not None:
             progress(k, total)
     return {
