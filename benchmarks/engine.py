@@ -13,15 +13,20 @@ very same games:
 - *list*: ``rng.choice(legal_actions(state, seat))`` then ``apply_action`` (the public API
   as a host or a simple bot uses it);
 - *sampled*: ``sample_action(state, seat, rng)`` then ``apply_action``: the same action from
-  the same rng state (``games.engine.search``), without building the list. The benchmark
-  checks that both ways end every game in the same state.
+  the same rng state (``games.engine.search``), without building the list;
+- *playout*: ``sample_action`` then ``apply_trusted``, which applies an action the engine
+  itself listed without checking it again (the way a search plays out).
+
+The benchmark checks that the three ways end every game in the same state, its own games and
+``--check-games`` (5) more in every rule set (each Europe variant with and without Warehouses
+& Depots, New York at 2 and 4 players).
 
 Columns: games per second on one core (the decision loop, ``new_game`` and the final scoring
 included) by this process's CPU time, which is steadier on a shared machine than the wall
 clock (also shown, for the list way); the mean decisions per game; the median time of
-``legal_actions``, ``sample_action`` and ``apply_action``; the worst final-scoring time
-(re-running ``final_scores`` on each finished game). ``--profile`` runs cProfile over the
-list way (``--sampled``: the sampled way).
+``legal_actions``, ``sample_action``, ``apply_action`` and ``apply_trusted``; the worst
+final-scoring time (re-running ``final_scores`` on each finished game). ``--profile`` runs
+cProfile over the list way (``--sampled``: the sampled way, ``--fast``: the playout way).
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games.engine as E  # noqa: E402
 from games.engine.scoring import final_scores  # noqa: E402
-from games.engine.search import sample_action  # noqa: E402
+from games.engine.search import apply_trusted, sample_action  # noqa: E402
 
 # name -> new_game keyword arguments (seed aside)
 CONFIGS = {
@@ -79,6 +84,19 @@ def play_sampled(seed: int, params: dict):
     return state, steps
 
 
+def play_fast(seed: int, params: dict):
+    """The same game again, the playout way: ``sample_action`` then ``apply_trusted``."""
+    rng = random.Random(seed)
+    state = E.new_game(seed=seed, **params)
+    steps = 0
+    while state.phase != "over":
+        current = E.current_seats(state)
+        seat = current[0] if len(current) == 1 else rng.choice(current)
+        apply_trusted(state, seat, sample_action(state, seat, rng))
+        steps += 1
+    return state, steps
+
+
 def timed_play(seed: int, params: dict, legal_times: list, sample_times: list, apply_times: list):
     """One game timing every legal_actions, sample_action and apply_action call."""
     rng = random.Random(seed)
@@ -102,6 +120,38 @@ def timed_play(seed: int, params: dict, legal_times: list, sample_times: list, a
     return state
 
 
+def timed_fast(seed: int, params: dict, trusted_times: list) -> None:
+    """One game the playout way, timing every ``apply_trusted`` call."""
+    rng = random.Random(seed)
+    state = E.new_game(seed=seed, **params)
+    clock = time.perf_counter_ns
+    while state.phase != "over":
+        current = E.current_seats(state)
+        seat = current[0] if len(current) == 1 else rng.choice(current)
+        action = sample_action(state, seat, rng)
+        t0 = clock()
+        apply_trusted(state, seat, action)
+        trusted_times.append(clock() - t0)
+
+
+# every rule set the exactness check covers (``check_every_rule_set``), beyond ``CONFIGS``
+EVERY_RULE_SET = [
+    {"ruleset": "europe", "variant": variant, "seats": seats, "options": options}
+    for variant in E.VARIANTS["europe"]
+    for seats, options in ((4, {}), (3, {"warehouses": True}))
+] + [{"ruleset": "new_york", "variant": "standard", "seats": n} for n in (2, 4)]
+
+
+def check_every_rule_set(games: int, seed: int) -> str:
+    """The three ways play the same games in every rule set: the final states are equal."""
+    for params in EVERY_RULE_SET:
+        for s in range(seed, seed + games):
+            final = E.to_json(play(s, params)[0])
+            assert E.to_json(play_sampled(s, params)[0]) == final, f"sampled: {params} {s}"
+            assert E.to_json(play_fast(s, params)[0]) == final, f"playout: {params} {s}"
+    return f"checked: {games} games in each of {len(EVERY_RULE_SET)} rule sets, the same games"
+
+
 def measure(name: str, params: dict, seeds: range) -> dict:
     """The benchmark row of one configuration."""
     start = time.perf_counter()
@@ -118,14 +168,20 @@ def measure(name: str, params: dict, seeds: range) -> dict:
     cpu_start = time.process_time()
     sampled = [play_sampled(seed, params)[0] for seed in seeds]
     cpu_sampled = time.process_time() - cpu_start
-    for a, b in zip(finished, sampled, strict=True):  # the same games, to the last card
+    cpu_start = time.process_time()
+    fast = [play_fast(seed, params)[0] for seed in seeds]
+    cpu_fast = time.process_time() - cpu_start
+    for a, b, c in zip(finished, sampled, fast, strict=True):  # the same games, to the last card
         assert E.to_json(a) == E.to_json(b), "sample_action played another game"
+        assert E.to_json(a) == E.to_json(c), "apply_trusted played another game"
 
     legal_times: list = []
     sample_times: list = []
     apply_times: list = []
+    trusted_times: list = []
     for seed in seeds[: max(1, len(seeds) // 3)]:
         timed_play(seed, params, legal_times, sample_times, apply_times)
+        timed_fast(seed, params, trusted_times)
 
     worst = 0.0
     for state in finished:
@@ -138,11 +194,13 @@ def measure(name: str, params: dict, seeds: range) -> dict:
         "games": f"{games}",
         "games/s CPU list": f"{games / cpu:,.1f}",
         "games/s CPU sampled": f"{games / cpu_sampled:,.1f}",
+        "games/s CPU playout": f"{games / cpu_fast:,.1f}",
         "games/s wall list": f"{games / elapsed:,.1f}",
         "decisions/game": f"{total_steps / games:,.0f}",
         "legal_actions median": f"{statistics.median(legal_times) / 1000:,.1f} µs",
         "sample_action median": f"{statistics.median(sample_times) / 1000:,.1f} µs",
         "apply_action median": f"{statistics.median(apply_times) / 1000:,.1f} µs",
+        "apply_trusted median": f"{statistics.median(trusted_times) / 1000:,.1f} µs",
         "final scoring worst": f"{worst * 1000:,.2f} ms",
     }
 
@@ -154,6 +212,10 @@ def main(argv=None) -> None:
     parser.add_argument("--only", choices=sorted(CONFIGS), help="one configuration")
     parser.add_argument("--profile", action="store_true", help="cProfile the untimed run")
     parser.add_argument("--sampled", action="store_true", help="profile the sampled way")
+    parser.add_argument("--fast", action="store_true", help="profile the playout way")
+    parser.add_argument(
+        "--check-games", type=int, default=5, help="games per rule set of the exactness check"
+    )
     args = parser.parse_args(argv)
     seeds = range(args.seed, args.seed + args.games)
     names = [args.only] if args.only else list(CONFIGS)
@@ -163,7 +225,7 @@ def main(argv=None) -> None:
         import pstats
 
         params = CONFIGS[names[0]]
-        run = play_sampled if args.sampled else play
+        run = play_fast if args.fast else play_sampled if args.sampled else play
         cProfile.runctx("for s in seeds: run(s, params)", globals(), locals(), "/tmp/e.prof")
         pstats.Stats("/tmp/e.prof").sort_stats("tottime").print_stats(20)
         return
@@ -175,6 +237,8 @@ def main(argv=None) -> None:
     print("-|-".join("-" * widths[c] for c in columns))
     for row in rows:
         print(" | ".join(row[c].ljust(widths[c]) for c in columns))
+    if args.check_games > 0:
+        print(check_every_rule_set(args.check_games, args.seed))
 
 
 if __name__ == "__main__":

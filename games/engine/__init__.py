@@ -90,6 +90,11 @@ edition=RULES_EDITION) -> state``
     ``rng.choice(legal_actions(state, seat))`` without the list: the same action from the
     same ``random.Random`` state (one ``rng.randrange(n)``), uniform over the legal list;
     ``None`` (no rng use) when the seat has no decision. For random playouts.
+``apply_trusted(state, seat, action) -> state``
+    ``apply_action`` without re-checking the action, for playouts: only for an action the
+    engine itself just listed for ``seat`` in this state (``sample_action``'s, an item of
+    ``legal_actions``: any form ``apply_action`` would accept); the same state and log.
+    Anything else may corrupt the state: hosts and players go through ``apply_action``.
 ``RULES_EDITION`` / ``rules_edition(state) -> int``
     The edition new games are dealt under / the one ``state`` is played under.
 Also: ``IllegalAction``/``InvalidSetup`` (subclasses of ``EngineError``; attributes
@@ -226,7 +231,7 @@ from .mapdata import load_map
 from .replay import replay
 from .rulesets import RULESETS, VARIANTS
 from .rulesets.europe import COLORS
-from .search import action_at, clone, count_actions, sample_action
+from .search import action_at, apply_trusted, clone, count_actions, sample_action
 from .serialization import from_json, to_json
 from .setup import new_game
 from .state import attach_log, detach_log, log_length
@@ -279,6 +284,7 @@ __all__ = [
     "InvalidSetup",
     "action_at",
     "apply_action",
+    "apply_trusted",
     "attach_log",
     "board",
     "clone",

@@ -16,7 +16,9 @@ Terms:
   from a current seat raises ``stale_phase``.
 
 ``apply_action`` validates everything before it changes anything, and mutates the state in
-place.
+place. Each rule module splits its ``apply_*`` into the checks and the change (``cards.draw``,
+``routes.claim``, ``stations.build``...); ``apply_trusted`` calls the changes alone, for the
+playouts of a search, which apply only actions the engine itself just listed.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from . import phases
 from .errors import IllegalAction
 from .rules import cards, depots, routes, stations, tickets
 from .rules.cards import empty_warehouses, recheck_faceup
-from .rules.payment import parse_cards
+from .rules.payment import counts_of, parse_cards
 from .rules.turns import end_turn, has_action
 
 # type -> {key: JSON type} of the required keys ("type" aside); draw_card is special-cased
@@ -216,6 +218,48 @@ def apply_action(state, seat, action):
     return state
 
 
+def apply_trusted(state, seat, action):
+    """``apply_action`` without its checks, for an action the engine itself produced for
+    ``seat`` in this very state (an item of ``legal_actions(state, seat)``, such as
+    ``search.sample_action``'s): the same change to the state, the same log entries. Given
+    anything else its result is undefined (it may corrupt the state): a host's or a player's
+    action always goes through ``apply_action``."""
+    kind = action["type"]
+    if kind == "draw_card":
+        second = state.phase == phases.DRAW2
+        ends = cards.draw(state, seat, action.get("slot", -1), action.get("warehouse", -1), second)
+    elif kind == "claim_route":
+        counts, paid = counts_of(state, action["cards"])
+        board = state.board
+        row = routes.route_rows(board, state.cfg.colors)[board.route_index[action["route"]]]
+        takes = action.get("warehouses")
+        ends = routes.claim(state, seat, row, paid, counts, sorted(takes) if takes else [])
+    elif kind == "draw_tickets":
+        ends = tickets.apply_draw_tickets(state, seat)
+    elif kind == "keep_tickets":
+        index = state.board.ticket_index
+        picked = {index[t] for t in action["tickets"]}
+        ends = tickets.keep(state, seat, [i for i in state.offers[seat] if i in picked])
+    elif kind == "build_station":
+        counts = counts_of(state, action["cards"])[0]
+        ends = stations.build(state, seat, state.board.city_index[action["city"]], counts)
+    elif kind == "pay_tunnel":
+        ends = routes.pay_tunnel(state, seat, counts_of(state, action["cards"])[0])
+    elif kind == "decline_tunnel":
+        ends = routes.apply_decline_tunnel(state, seat)
+    elif kind == "place_depot":
+        ends = depots.place_depot(state, seat, state.board.city_index[action["city"]])
+    else:  # pass
+        state.log_event(seat, "pass")
+        end_turn(state, seat, passed=True)
+        ends = False
+    if ends:
+        end_turn(state, seat)
+    if state.phase != phases.OVER:
+        _settle(state)
+    return state
+
+
 def _settle(state) -> None:
     """What happens "at once" after any action: the warehouse reshuffle when a seat just ran
     out of depots (docs/rules.md 2.6), then (rules edition 2 on) the face-up check, as a row
@@ -223,4 +267,6 @@ def _settle(state) -> None:
     discard, the warehouses become the deck: 1.3.1)."""
     if state.wh:
         empty_warehouses(state)
-    recheck_faceup(state)
+    # recheck_faceup, its cheap common case inline: fewer wild cards face up than the limit
+    if state.faceup.count(state.wild) >= state.cfg.faceup_wild_limit:
+        recheck_faceup(state)

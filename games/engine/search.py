@@ -1,5 +1,5 @@
 """Cheap primitives for search and playouts: ``clone``, ``count_actions``, ``action_at``,
-``sample_action``.
+``sample_action``, ``apply_trusted``.
 
 Terms:
 - *legal list*: ``legal_actions(state, seat)``, in its order. It can hold hundreds of
@@ -13,6 +13,15 @@ Terms:
   random games of every rule set.
 - ``sample_action(state, seat, rng)`` is ``rng.choice(legal_actions(state, seat))`` (the
   same action and the same single ``rng.randrange(n)`` call): uniform over the legal list.
+  Its commonest decision, a turn without Warehouses & Depots, is counted and built in one
+  function (``_sample_turn``); a ticket choice is picked among the kept subsets by their
+  count (in play) or from the allowed subsets of the offer's shape, checked once per shape
+  (set-up).
+- *playout path*: ``sample_action`` then ``apply_trusted`` (``actions``), which applies an
+  action the engine itself listed without checking it again: the same state, the same log,
+  as ``apply_action`` (a test plays both paths side by side over many random games of every
+  rule set and compares the states after every step; ``benchmarks/engine.py`` compares its
+  games' final states).
 - ``clone``: an independent copy. The board, config and edition objects are immutable and
   shared; log entries are never changed once an action has returned, so the log list is
   copied but not its entries; every other mutable field is copied.
@@ -20,13 +29,17 @@ Terms:
 
 from __future__ import annotations
 
+from itertools import combinations, islice
+from math import comb
+
 from . import phases
-from .actions import _is_current, legal_actions
+from .actions import _is_current, apply_trusted, legal_actions
 from .rules.cards import _deck_after_warehouse, blind_count
 from .rules.depots import placeable, take_options
 from .rules.payment import options
 from .rules.routes import open_groups
 from .rules.stations import city_names, station_cost, station_options
+from .rules.tickets import _keep_problem, ticket_ids
 from .state import GameState
 
 
@@ -213,30 +226,73 @@ def _draw_at(state, deck: int, slots: list, j: int) -> dict:
     return {"type": "draw_card", "source": "faceup", "slot": slot, "color": color}
 
 
+_NO_INDEX = 1 << 62
+
+
+def _claim_count(state, seat: int, i: int = _NO_INDEX):
+    """The number of claim actions of the seat now, without warehouse takes (the sum over
+    ``_claim_rows`` of payments x open routes, counted inline: the hottest loop of a
+    playout); given an index ``i`` below that number, the group holding claim ``i`` instead:
+    ``(length, ferry, colour, open routes, payments count, i within the group)``."""
+    hand = state.hands[seat]
+    wild = state.wild
+    w = hand[wild]
+    colored = hand[:wild]
+    most = max(colored) + w
+    trains = state.trains[seat]
+    maxlen = trains if trains < most else most
+    total = 0
+    for (length, ferry, color, _), members in zip(
+        state.route_groups, open_groups(state, seat), strict=True
+    ):
+        if length > maxlen:
+            break
+        if not members or ferry > w:
+            continue
+        if color >= 0:  # _pay_count inlined: wild cards from max(length - h, ferry) to hi
+            hi = w if w < length else length - 1
+            lo = length - hand[color]
+            if lo < ferry:
+                lo = ferry
+            n = (1 if w >= length else 0) + (hi - lo + 1 if hi >= lo and lo < length else 0)
+        else:
+            n = _gray_count(colored, w, length, ferry)
+        if n:
+            total += n * len(members)
+            if total > i:
+                return length, ferry, color, members, n, i - total + n * len(members)
+    return total
+
+
 class _Turn:
     """The segments of a ``turn`` phase legal list (counted, built on demand)."""
 
-    __slots__ = ("deck", "slots", "per", "tickets", "claims", "takes", "nclaim")
+    __slots__ = ("deck", "slots", "per", "tickets", "takes", "nclaim")
 
     def __init__(self, state, seat: int) -> None:
         self.deck, self.slots, self.per = _draws(state, False)
         self.tickets = 1 if state.ticket_deck else 0
-        self.claims, self.nclaim = _claim_rows(state, seat)
         # with warehouses to take, each payment comes once per take choice
         self.takes = state.wh and state.depots_left[seat] > 0 and any(state.warehouses)
         if self.takes:
             self.nclaim = sum(
                 npay * len(take_options(state, seat, index))
-                for _, _, _, members, npay in self.claims
+                for _, _, _, members, npay in _claim_rows(state, seat)[0]
                 for index, _ in members
             )
+        else:
+            self.nclaim = _claim_count(state, seat)
 
 
-def _stations(state, seat: int) -> tuple[list, int]:
+def _stations(state, seat: int) -> tuple[int, int]:
     """(payment options of the seat's next station, cities where one can go)."""
-    pays = station_options(state, seat)
+    if state.stations_left[seat] <= 0:
+        return 0, 0
+    hand = state.hands[seat]
+    wild = state.wild
+    pays = _pay_count(hand, wild, station_cost(state, seat), 0, range(wild))
     if not pays:
-        return pays, 0
+        return 0, 0
     if not state.wh:  # no depots: every city without a station
         return pays, state.station_at.count(-1)
     depot_at = state.depot_at
@@ -255,7 +311,7 @@ def _turn_count(state, seat: int) -> tuple:
     depots): the sizes of a ``turn`` phase legal list, in its order."""
     t = _Turn(state, seat)
     pays, free = _stations(state, seat)
-    before = (t.deck + len(t.slots)) * t.per + t.tickets + t.nclaim + len(pays) * free
+    before = (t.deck + len(t.slots)) * t.per + t.tickets + t.nclaim + pays * free
     return t, pays, free, before, 0 if before else 1, _depot_count(state, seat)
 
 
@@ -309,9 +365,9 @@ def _turn_action(state, seat: int, counted: tuple, i: int) -> dict:
     if i < t.nclaim:
         return _claim_at(state, seat, t, i)
     i -= t.nclaim
-    if i < len(pays) * free:
-        return _station_at(state, seat, pays, i)
-    i -= len(pays) * free
+    if i < pays * free:
+        return _station_at(state, seat, station_options(state, seat), i)
+    i -= pays * free
     if i < passes:
         return {"type": "pass"}
     i -= passes
@@ -327,12 +383,16 @@ def _turn_action(state, seat: int, counted: tuple, i: int) -> dict:
 def _claim_at(state, seat: int, t: _Turn, i: int) -> dict:
     wild = state.wild
     hand = state.hands[seat]
-    for length, ferry, color, members, npay in t.claims:
-        if not t.takes and i >= npay * len(members):
-            i -= npay * len(members)
-            continue
+    if not t.takes:  # the group by the count's formula, then the action in it
+        length, ferry, color, members, npay, i = _claim_count(state, seat, i)
+        r, p = divmod(i, npay)
+        colors = range(wild) if color < 0 else (color,)
+        c, k = options(hand, wild, length, ferry, colors)[p]
+        cards = _cards(state, c, k, length)
+        return {"type": "claim_route", "route": members[r][1], "cards": cards}
+    for length, ferry, color, members, npay in _claim_rows(state, seat)[0]:
         for index, rid in members:
-            takes = take_options(state, seat, index) if t.takes else [[]]
+            takes = take_options(state, seat, index)
             size = npay * len(takes)
             if i >= size:
                 i -= size
@@ -365,6 +425,60 @@ def _station_at(state, seat: int, pays: list, i: int) -> dict:
     raise IndexError("action index out of range")  # pragma: no cover - counted above
 
 
+_DECK_DRAW = {"type": "draw_card", "source": "deck"}
+
+
+def _faceup_draw(state, i: int, second: bool) -> dict:
+    """The draw of the ``i``-th face-up card that may be taken (``second``: no wild card)."""
+    wild = state.wild
+    for slot, c in enumerate(state.faceup):
+        if c >= 0 and not (second and c == wild):
+            if not i:
+                color = state.card_names[c]
+                return {"type": "draw_card", "source": "faceup", "slot": slot, "color": color}
+            i -= 1
+    raise IndexError("action index out of range")  # pragma: no cover - counted before
+
+
+def _sample_turn(state, seat: int, rng) -> dict:
+    """``sample_action`` in phase ``turn`` without Warehouses & Depots: ``_turn_count`` and
+    ``_turn_action`` in one (the decision a playout makes most)."""
+    faceup = state.faceup
+    deck = 1 if state.deck or state.discard else 0
+    nslots = len(faceup) - faceup.count(-1)
+    tickets = 1 if state.ticket_deck else 0
+    nclaim = _claim_count(state, seat)
+    pays = free = 0
+    if state.stations_left[seat] > 0:
+        wild = state.wild
+        pays = _pay_count(state.hands[seat], wild, station_cost(state, seat), 0, range(wild))
+        if pays:
+            free = state.station_at.count(-1)
+    before = deck + nslots + tickets + nclaim + pays * free
+    if not before:
+        rng.randrange(1)
+        return {"type": "pass"}
+    i = rng.randrange(before)
+    if i < deck:
+        return _DECK_DRAW.copy()
+    i -= deck
+    if i < nslots:
+        return _faceup_draw(state, i, False)
+    i -= nslots
+    if i < tickets:
+        return {"type": "draw_tickets"}
+    i -= tickets
+    if i < nclaim:
+        wild = state.wild
+        length, ferry, color, members, npay, i = _claim_count(state, seat, i)
+        r, p = divmod(i, npay)
+        colors = range(wild) if color < 0 else (color,)
+        c, k = options(state.hands[seat], wild, length, ferry, colors)[p]
+        cards = _cards(state, c, k, length)
+        return {"type": "claim_route", "route": members[r][1], "cards": cards}
+    return _station_at(state, seat, station_options(state, seat), i - nclaim)
+
+
 def sample_action(state, seat, rng) -> dict | None:
     """``rng.choice(legal_actions(state, seat))`` without the list: the same action, the same
     rng use (one ``rng.randrange(n)``); ``None`` (no rng use) when there is no legal action."""
@@ -372,11 +486,64 @@ def sample_action(state, seat, rng) -> dict | None:
         return None
     phase = state.phase
     if phase == phases.TURN:
+        if not state.wh:
+            return _sample_turn(state, seat, rng)
         counted = _turn_count(state, seat)
         return _turn_action(state, seat, counted, rng.randrange(sum(counted[3:])))
     if phase == phases.DRAW2:
-        deck, slots, _ = _draws(state, True)
-        n = deck + len(slots)
-        return _draw_at(state, deck, slots, rng.randrange(n)) if n else None
+        faceup = state.faceup
+        wild = state.wild
+        deck = 1 if state.deck or state.discard or (state.wh and blind_count(state)) else 0
+        n = deck + len(faceup) - faceup.count(-1) - faceup.count(wild)
+        if not n:
+            return None
+        i = rng.randrange(n)
+        return _DECK_DRAW.copy() if i < deck else _faceup_draw(state, i - deck, True)
+    if phase == phases.TICKETS or phase == phases.SETUP:
+        return _keep_sample(state, seat, rng)
     actions = legal_actions(state, seat)
     return actions[rng.randrange(len(actions))] if actions else None
+
+
+def _keep_sample(state, seat: int, rng) -> dict | None:
+    """``sample_action`` for a ticket choice: the kept subsets of ``keep_actions``, in its
+    order (by size, then ``combinations`` order), without checking each one."""
+    offer = state.offers[seat]
+    k = len(offer)
+    if state.phase == phases.TICKETS:  # in play: every subset of at least ``needed``
+        needed = min(state.var.draw_min_keep, k)
+        sizes = range(needed, k + 1)
+        i = rng.randrange(sum(comb(k, size) for size in sizes))
+        for size in sizes:
+            n = comb(k, size)
+            if i < n:
+                kept = next(islice(combinations(offer, size), i, None))
+                return {"type": "keep_tickets", "tickets": ticket_ids(state, kept)}
+            i -= n
+    tickets = state.board.tickets
+    key = (
+        state.ruleset,
+        state.variant,
+        tuple(tickets[t].kind == "long" for t in offer),
+        sum(1 for t in state.tickets[seat] if tickets[t].kind == "long"),
+    )
+    subsets = _SETUP_KEEPS.get(key)
+    if subsets is None:  # the same for every offer of the same shape: checked once
+        subsets = _SETUP_KEEPS[key] = [
+            kept
+            for size in range(k + 1)
+            for kept in combinations(range(k), size)
+            if _keep_problem(state, seat, offer, [offer[p] for p in kept]) is None
+        ]
+    if not subsets:
+        return None
+    kept = subsets[rng.randrange(len(subsets))]
+    return {"type": "keep_tickets", "tickets": ticket_ids(state, [offer[p] for p in kept])}
+
+
+# (ruleset, variant, offer's long-ticket flags, long tickets held) -> the allowed set-up
+# choices as offer positions (``_keep_sample``)
+_SETUP_KEEPS: dict[tuple, list] = {}
+
+
+__all__ = ["action_at", "apply_trusted", "clone", "count_actions", "sample_action"]

@@ -45,7 +45,7 @@ import random
 import time
 
 from .. import phases
-from ..actions import apply_action, current_seats, legal_actions
+from ..actions import apply_action, apply_trusted, current_seats, legal_actions
 from ..views import view_for
 from . import expert_world as world
 from .hard import Hard
@@ -159,7 +159,8 @@ def _playout(base, action: dict, seat: int, roll: int) -> tuple[float, float]:
         if not legal:
             break
         view = view_for(state, who, log_since=state.log_base + len(state.log))
-        apply_action(state, who, rollout_policy(view, legal, rng))
+        # the policy picks from the legal list of this very state: no need to check it again
+        apply_trusted(state, who, rollout_policy(view, legal, rng))
         steps += 1
     return world.reward(world.values(state), seat)
 

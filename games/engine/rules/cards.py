@@ -250,6 +250,12 @@ def apply_draw(state, seat: int, action: dict) -> bool:
     """Draw one card; return True if the turn ends (else the second draw follows)."""
     second = state.phase == phases.DRAW2
     slot, target = _validate_draw(state, action, second)
+    return draw(state, seat, slot, target, second)
+
+
+def draw(state, seat: int, slot: int, target: int, second: bool) -> bool:
+    """``apply_draw`` after its checks: face-up ``slot`` (-1: the deck), the warehouse card to
+    seat ``target`` (-1: none due); ``second``: the action's second card."""
     hand = state.hands[seat]
     names = state.card_names
     if target >= 0:
@@ -261,7 +267,8 @@ def apply_draw(state, seat: int, action: dict) -> bool:
         entry["secret"] = {"color": names[card]}
         # the row is as it was, but the cards behind it may not be (a warehouse reshuffle
         # refilled the deck): it is checked before the second card (docs/rules.md 1.3.1)
-        recheck_faceup(state)
+        if state.faceup.count(state.wild) >= state.cfg.faceup_wild_limit:
+            recheck_faceup(state)
     else:
         card = state.faceup[slot]
         entry = _log_draw(state, seat, source="faceup", slot=slot, color=names[card])
@@ -272,7 +279,9 @@ def apply_draw(state, seat: int, action: dict) -> bool:
     hand[card] += 1
     # a face-up wild taken first ends the action; so does the second card, or having
     # no card left to take (the "only 1 card available" case)
-    if second or (slot >= 0 and card == state.wild) or not can_draw(state, True):
+    if second or (slot >= 0 and card == state.wild):
+        return True
+    if not (state.deck or state.discard or can_draw(state, True)):  # the common case first
         return True
     state.phase = phases.DRAW2
     return False

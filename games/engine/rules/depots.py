@@ -70,6 +70,12 @@ def apply_place(state, seat: int, city: str) -> bool:
         raise IllegalAction("city_has_station", city=city)
     if state.depots_left[seat] <= 0:
         raise IllegalAction("no_depots_left")
+    return place_depot(state, seat, ci)
+
+
+def place_depot(state, seat: int, ci: int) -> bool:
+    """``apply_place`` after its checks: a depot on city index ``ci``."""
+    city = state.board.cities[ci].name
     state.depot_at[ci] = seat
     state.depots_of[seat].append(ci)
     state.depots_left[seat] -= 1

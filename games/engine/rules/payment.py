@@ -34,6 +34,21 @@ def parse_cards(state, raw) -> list:
     return counts
 
 
+def counts_of(state, raw: dict) -> tuple[list, int]:
+    """(counts, colour) of a cards dict the engine itself listed (no checks: see
+    ``actions.apply_trusted``); the colour as ``payment_color`` gives it."""
+    index = card_index(state.card_names)
+    wild = state.wild
+    counts = [0] * (wild + 1)
+    paid = wild
+    for name, count in raw.items():
+        i = index[name]
+        counts[i] = count
+        if i != wild:
+            paid = i
+    return counts, paid
+
+
 @cache
 def card_index(names: tuple) -> dict:
     """Colour name -> card index."""

@@ -106,6 +106,8 @@ def open_groups(state, seat: int) -> list:
 def compute_open_groups(state, seat: int) -> list:
     """``open_groups`` computed afresh."""
     owner = state.owner
+    if owner.count(-1) == len(owner):  # no route claimed yet
+        return list(_all_open(state.board, state.cfg.colors))
     single = state.single
     return [
         tuple(
@@ -118,12 +120,25 @@ def compute_open_groups(state, seat: int) -> list:
     ]
 
 
+@cache
+def _all_open(board, colors: tuple) -> tuple:
+    """``open_groups`` while no route is claimed."""
+    return tuple(
+        tuple((index, rid) for index, rid, _ in members)
+        for _, _, _, members in route_groups(board, colors)
+    )
+
+
 def _close(state, seats, index: int) -> None:
     """Take route ``index`` out of the open lists of ``seats`` (``open_groups``)."""
     g = group_of(state.board, state.cfg.colors)[index]
     for groups in seats:
         if groups is not None:
-            groups[g] = tuple(m for m in groups[g] if m[0] != index)
+            members = groups[g]
+            for j, m in enumerate(members):
+                if m[0] == index:
+                    groups[g] = members[:j] + members[j + 1 :]
+                    break
 
 
 @cache
@@ -258,6 +273,13 @@ def apply_claim(state, seat: int, route_id: int, counts, chosen=None) -> bool:
     ``chosen``: the claim's ``warehouses`` list (None: the key was absent)."""
     row, paid = _validate_claim(state, seat, route_id, counts)
     takes = [] if chosen is None else check_take(state, seat, row[0], chosen)
+    return claim(state, seat, row, paid, counts, takes)
+
+
+def claim(state, seat: int, row: tuple, paid: int, counts, takes: list) -> bool:
+    """``apply_claim`` after its checks: the route's row, the payment's colour and counts, the
+    sorted warehouse take."""
+    route_id = row[1]
     cards = card_dict(state, counts)
     extra_log = {"warehouses": takes} if takes else {}
     if not row[7]:
@@ -343,6 +365,12 @@ def apply_pay_tunnel(state, seat: int, counts) -> bool:
             "wrong_color", route=route_id, needed=names[t["color"]], color=names[paid]
         )
     check_holds(state, seat, counts)
+    return pay_tunnel(state, seat, counts)
+
+
+def pay_tunnel(state, seat: int, counts) -> bool:
+    """``apply_pay_tunnel`` after its checks."""
+    t = state.tunnel
     state.log_event(
         seat,
         "pay_tunnel",

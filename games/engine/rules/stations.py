@@ -89,9 +89,15 @@ def apply_build(state, seat: int, city: str, counts) -> bool:
         raise IllegalAction("wrong_card_count", expected=cost, got=sum(counts))
     payment_color(state, counts)
     check_holds(state, seat, counts)
+    return build(state, seat, ci, counts)
+
+
+def build(state, seat: int, ci: int, counts) -> bool:
+    """``apply_build`` after its checks: a station on city index ``ci``."""
     pay(state, seat, counts)
     state.station_at[ci] = seat
     state.stations_left[seat] -= 1
     state.stations_of[seat].append(ci)
+    city = city_names(state.board)[ci]
     state.log_event(seat, "build_station", city=city, cards=card_dict(state, counts))
     return True

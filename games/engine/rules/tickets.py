@@ -86,6 +86,12 @@ def apply_keep(state, seat: int, chosen: list) -> bool:
     problem = _keep_problem(state, seat, offer, kept)
     if problem:
         raise IllegalAction(problem[0], **problem[1])
+    return keep(state, seat, kept)
+
+
+def keep(state, seat: int, kept: list) -> bool:
+    """``apply_keep`` after its checks: ``kept``, ticket indexes in offered order."""
+    offer = state.offers[seat]
     returned = [i for i in offer if i not in kept]
     state.tickets[seat].extend(kept)
     state.offers[seat] = None

@@ -35,7 +35,9 @@ def end_turn(state, seat: int, passed: bool = False) -> None:
     if state.tunnel is not None:
         state.discard.extend(state.tunnel["revealed"])
         state.tunnel = None
-    refill_faceup(state)
+    faceup = state.faceup
+    if -1 in faceup or faceup.count(state.wild) >= state.cfg.faceup_wild_limit:
+        refill_faceup(state)  # else it would change nothing: a full row under the limit
     state.passes = state.passes + 1 if passed else 0
     if state.passes >= state.n:
         finish(state, "all_passed")
