@@ -29,6 +29,7 @@ MESSAGES = {
     "tournament_started": _("The tournament has already started."),
     "tournament_not_running": _("The tournament is not running."),
     "tournament_over": _("The tournament is over."),
+    "not_arena": _("Only an arena can be paused, resumed or ended this way by its players."),
     "round_started": _("That round has already started; it cannot be paired again."),
     "pairing_not_found": _("There is no such table in this tournament."),
     "table_not_playing": _("That table is not being played."),
@@ -49,7 +50,7 @@ STATUSES = statuses({
     409: {"already_member", "already_queued", "not_queued", "challenge_closed",
           "already_annulled", "registration_closed", "already_registered", "not_registered",
           "tournament_full", "checkin_closed", "tournament_started", "tournament_not_running",
-          "tournament_over", "round_started", "table_not_playing"},
+          "not_arena", "tournament_over", "round_started", "table_not_playing"},
 })  # fmt: skip
 
 

@@ -65,7 +65,7 @@ class TournamentForm(forms.Form):
     bot_fill_level = forms.ChoiceField(
         label=_("Level of those bots"), choices=BotLevel.choices, initial=BotLevel.MEDIUM,
         required=False,
-    )
+    )  # fmt: skip
     advance_count = forms.TypedChoiceField(
         label=_("Players who go through from each table"), coerce=int, initial=2,
         choices=[(n, n) for n in range(1, 5)], required=False, empty_value=None,

@@ -71,8 +71,9 @@ def active_count(view: snapshots.View) -> int:
 
 def registration_open(t: Tournament, view: snapshots.View) -> bool:
     """``Tournament.registration_open`` with a running tournament's rounds read from the
-    snapshot instead of a query (the same rule: late entry while its round is not started)."""
-    if t.status != Tournament.Status.RUNNING:
+    snapshot instead of a query (the same rule: late entry while its round is not started;
+    an arena's is a time, no query either)."""
+    if t.status != Tournament.Status.RUNNING or t.format == Tournament.Format.ARENA:
         return t.registration_open()
     started = [r.number for r in view.rounds if r.status != "paired"]
     next_round = max(started, default=0) + 1
@@ -206,7 +207,9 @@ def schedule(view: snapshots.View, user) -> dict | None:
     games = []
     mine = view.cells.get(me.pk, {})
     for round_ in view.rounds:
-        if round_.number in mine:
+        if view.kind == Tournament.Format.ARENA:
+            games += _arena_games(round_, me)
+        elif round_.number in mine:
             table, seat = mine[round_.number]
             others = [s.entry for s in table.seats if s.entry.pk != me.pk]
             games.append({"round": round_, "pairing": table, "seat": seat, "others": others,
@@ -216,6 +219,21 @@ def schedule(view: snapshots.View, user) -> dict | None:
     played = row is not None and row.games + row.byes > 0
     return {"entry": me, "games": games, "rank": row.rank if row else None, "played": played,
             "points": fmt_points(row.points) if row else ""}  # fmt: skip
+
+
+ARENA_GAMES = 20  # an arena's "Your games": the latest so many
+
+
+def _arena_games(round_: snapshots.RoundView, me: snapshots.Entrant) -> list[dict]:
+    """An arena entrant's games (its one round holds them all), the latest first."""
+    games = []
+    for table in reversed(round_.tables):
+        seat = next((s for s in table.seats if s.entry.pk == me.pk), None)
+        if seat is not None:
+            others = [s.entry for s in table.seats if s is not seat]
+            games.append({"round": round_, "pairing": table, "seat": seat, "others": others,
+                          "points": fmt_points(seat.points)})  # fmt: skip
+    return games[:ARENA_GAMES]
 
 
 def export(view: snapshots.View, t: Tournament) -> dict:
@@ -237,18 +255,52 @@ def export(view: snapshots.View, t: Tournament) -> dict:
             "tiebreaks": list(t.tiebreaks),
             "starts_at": t.starts_at.isoformat(),
             "finished_at": t.finished_at.isoformat() if t.finished_at else None,
+            "format": t.format,
+            **_format_settings(t),
         },
-        "standings": export_standings(view),
+        "standings": export_standings(view, t.format),
         "rounds": export_rounds(view),
     }
 
 
-def export_standings(view: snapshots.View) -> list[dict]:
-    """The export's standings rows (each with its entry id), once per snapshot and language."""
-    key = ("standings", get_language())
+def _format_settings(t: Tournament) -> dict:
+    """The settings only an arena or a knockout has (docs/tournaments.md "Formats")."""
+    if t.format == Tournament.Format.ARENA:
+        return {
+            "duration_minutes": t.duration_minutes,
+            "ends_at": t.ends_at.isoformat() if t.ends_at else None,
+            "bot_fill_seconds": t.bot_fill_seconds,
+            "bot_fill_level": t.bot_fill_level,
+        }
+    if t.format == Tournament.Format.KNOCKOUT:
+        return {"advance_count": t.advance_count}
+    return {}
+
+
+# What each format adds to a standings row of the exports (after the common columns).
+FORMAT_COLUMNS = {"arena": ["streak", "paused"], "knockout": ["round_reached", "eliminated_in"]}
+
+
+def export_standings(view: snapshots.View, fmt: str = "swiss") -> list[dict]:
+    """The export's standings rows (each with its entry id, and what the format ``fmt``
+    adds), once per snapshot, format and language."""
+    key = ("standings", get_language(), fmt)
     if key not in view.cache:
-        view.cache[key] = [_export_row(row) for row in view.rows]
+        view.cache[key] = [_export_row(row) | _format_row(view, row, fmt) for row in view.rows]
     return view.cache[key]
+
+
+def _format_row(view: snapshots.View, row: snapshots.Row, fmt: str) -> dict:
+    """An arena entrant's winning streak and pause; the last round a knockout entrant sat
+    at a table in and the round they went out in (null: still in). A field the snapshot does
+    not carry is null."""
+    entry = row.entry
+    if fmt == "arena":
+        return {"streak": getattr(entry, "streak", None), "paused": getattr(entry, "paused", None)}
+    if fmt == "knockout":
+        reached = max(view.cells.get(entry.pk, {}), default=None)
+        return {"round_reached": reached, "eliminated_in": getattr(entry, "eliminated_in", None)}
+    return {}
 
 
 def _export_row(row: snapshots.Row) -> dict:
@@ -322,23 +374,26 @@ CSV_HEADER = ["rank", "player", "username", "status", "points", "games", "byes",
               "rating"]  # fmt: skip
 
 
-def csv_rows(view: snapshots.View) -> list[list]:
-    """The standings as CSV rows (header first), one column per round's points after."""
-    numbers = [r.number for r in view.rounds]
-    rows = [CSV_HEADER + [f"round_{n}" for n in numbers]]
-    for data, row in zip(export_standings(view), view.rows, strict=True):
+def csv_rows(view: snapshots.View, fmt: str = "swiss") -> list[list]:
+    """The standings as CSV rows (header first): the format's columns, then one column per
+    round's points (not in an arena: its one long round is the total)."""
+    numbers = [] if fmt == "arena" else [r.number for r in view.rounds]
+    header = CSV_HEADER + FORMAT_COLUMNS.get(fmt, [])
+    rows = [header + [f"round_{n}" for n in numbers]]
+    for data, row in zip(export_standings(view, fmt), view.rows, strict=True):
         mine = view.cells.get(row.entry.pk, {})
         points = [mine[n][1].points if n in mine else None for n in numbers]
-        rows.append([data[k] for k in CSV_HEADER] + ["" if p is None else p for p in points])
+        rows.append(["" if data[k] is None else data[k] for k in header]
+                    + ["" if p is None else p for p in points])  # fmt: skip
     return rows
 
 
-def export_csv(view: snapshots.View) -> bytes:
-    """The CSV export as bytes, written once per snapshot and language."""
-    key = ("csv", get_language())
+def export_csv(view: snapshots.View, fmt: str = "swiss") -> bytes:
+    """The CSV export as bytes, written once per snapshot, format and language."""
+    key = ("csv", get_language(), fmt)
     if key not in view.cache:
         out = io.StringIO()
-        csv.writer(out).writerows(csv_rows(view))
+        csv.writer(out).writerows(csv_rows(view, fmt))
         view.cache[key] = out.getvalue().encode()
     return view.cache[key]
 

@@ -23,8 +23,9 @@ from django.urls import reverse
 from games.seat_names import bot_name
 from ladder import standings as scoring
 from ladder.models import Entry, Pairing, PairingSeat, Round, Tournament
+from ladder.pairing import knockout
 
-FORMAT = 2  # bump when the payload's shape changes: older stored payloads are rebuilt
+FORMAT = 4  # bump when the payload's shape changes: older stored payloads are rebuilt
 
 
 # --- building the payload from the database ---------------------------------------------------
@@ -51,6 +52,7 @@ def build(t: Tournament) -> dict:
         "format": FORMAT,
         "version": t.version,
         "stamp": stamp(t),
+        "kind": t.format,  # the tournament's format (swiss, arena, knockout)
         "entries": [_entry(e, bot_index.get(e.pk)) for e in entries],
         "rows": [_row(r) for r in _standings(t, entries, seats, tables)],
         "rounds": [[r.number, r.status, r.starts_at.isoformat(), tables[r.number]] for r in rounds],
@@ -61,7 +63,8 @@ def _entry(e: Entry, bot: int | None) -> list:
     user = e.user if e.user_id else None
     checked = e.checked_in_at.isoformat() if e.checked_in_at else None
     return [e.pk, e.user_id, user.public_name if user else "", user.username if user else None,
-            e.url, e.bot_level, bot, e.status, e.rating, e.first_round, checked]  # fmt: skip
+            e.url, e.bot_level, bot, e.status, e.rating, e.first_round, checked,
+            e.eliminated_in, e.streak, e.paused]  # fmt: skip
 
 
 def _standings(t: Tournament, entries: list[Entry], seats: dict, tables: dict) -> list:
@@ -77,7 +80,12 @@ def _standings(t: Tournament, entries: list[Entry], seats: dict, tables: dict) -
                     byes.append(scoring.Bye(number, entry))
                 else:
                     results.append(scoring.Seat(number, pk, entry, place, score or 0, points, seat))
-    return scoring.standings(entrants, results, byes, tiebreaks=t.tiebreaks, seed=t.seed)
+    rows = scoring.standings(entrants, results, byes, tiebreaks=t.tiebreaks, seed=t.seed)
+    if t.format == Tournament.Format.KNOCKOUT:  # as ``Tournament.standings``
+        reached = [(number, s[1], s[2]) for number, pairings in tables.items()
+                   for p in pairings for s in seats[p[0]]]  # fmt: skip
+        rows = knockout.rerank(rows, reached)
+    return rows
 
 
 def _row(r: scoring.Row) -> list:
@@ -117,6 +125,9 @@ class Entrant:
     rating: float
     first_round: int
     checked_in_at: datetime | None
+    eliminated_in: int | None = None  # knockout: the round in which they went out
+    streak: int = 0  # arena: wins in a row
+    paused: bool = False  # arena: not seated at new tables (a bot: a stand-in)
 
     @property
     def label(self) -> str:
@@ -210,6 +221,7 @@ class View:
     position: dict[int, int] = field(default_factory=dict)  # entry id -> index in rows
     cells: dict[int, dict[int, tuple]] = field(default_factory=dict)  # entry -> round -> cell
     cache: dict = field(default_factory=dict)  # exports, by (kind, language)
+    kind: str = "swiss"  # the tournament's format
 
     def entry_of(self, user) -> Entrant | None:
         if not getattr(user, "is_authenticated", False):
@@ -219,7 +231,7 @@ class View:
 
 def load(payload: dict) -> View:
     """The ``View`` of a payload (indexes included)."""
-    entries = {e[0]: Entrant(*e[:10], _when(e[10])) for e in payload["entries"]}
+    entries = {e[0]: Entrant(*e[:10], _when(e[10]), *e[11:14]) for e in payload["entries"]}
     rows = [Row(entries[r[0]], *r[1:]) for r in payload["rows"]]
     rounds = []
     for number, status, starts_at, tables in payload["rounds"]:
@@ -237,6 +249,7 @@ def load(payload: dict) -> View:
         ]
         rounds.append(RoundView(number, status, _when(starts_at), views))
     view = View(payload["version"], payload["stamp"], entries, rows, rounds)
+    view.kind = payload.get("kind", "swiss")
     view.by_user = {e.user_id: e for e in entries.values() if e.user_id is not None}
     view.position = {row.entry.pk: i for i, row in enumerate(rows)}
     for round_ in rounds:
@@ -250,8 +263,43 @@ def _when(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+# An arena entrant's state in its live standings: signs, not words, since one snapshot
+# serves every language (the standings card's legend says what they mean).
+PLAYING, PAUSED = "\u25b6", "\u23f8"  # ▶ at a table now, ⏸ paused
+
+
+def arena_states(view: View) -> dict[int, str]:
+    """An arena's entrants at a table now (``PLAYING``) or paused (``PAUSED``); the others
+    (free, or out) are not listed. A stand-in bot is never shown paused."""
+    if "arena_states" not in view.cache:
+        states = {e.pk: PAUSED for e in view.entries.values()
+                  if e.paused and e.user_id is not None and e.is_active}  # fmt: skip
+        for round_ in view.rounds:
+            for table in round_.tables:
+                if table.status == Pairing.Status.PLAYING:
+                    states |= {s.entry.pk: PLAYING for s in table.seats}
+        view.cache["arena_states"] = states
+    return view.cache["arena_states"]
+
+
+def streak_mark(streak: int) -> str:
+    """A winning streak as the standings show it ("🔥 2"); empty below one win."""
+    return f"\U0001f525 {streak}" if streak > 0 else ""
+
+
 def live_rows(view: View) -> list[dict]:
-    """The standings rows as plain dicts (``ladder.live_standings.publish``)."""
+    """The standings rows as plain dicts (``ladder.live_standings.publish``); an arena's
+    with each entrant's streak and state."""
+    rows = _live_rows(view)
+    if view.kind == Tournament.Format.ARENA:
+        states = arena_states(view)
+        for row, data in zip(view.rows, rows, strict=True):
+            data["streak"] = streak_mark(row.entry.streak)
+            data["state"] = states.get(row.entry.pk, "")
+    return rows
+
+
+def _live_rows(view: View) -> list[dict]:
     return [
         {
             "player": row.entry.pk,

@@ -108,6 +108,11 @@ def standings_tab(view: snapshots.View, me, params, columns=()) -> dict:
     if mine is not None and all(r.entry.pk != me.pk for r in page):
         pinned = present.standing_row(view.rows[mine], columns, me)
     rows = [present.standing_row(r, columns, me) for r in page]
+    if view.kind == Tournament.Format.ARENA:  # the live leaderboard: streak and state too
+        states = snapshots.arena_states(view)
+        for row in [*rows, *([pinned] if pinned else [])]:
+            row["streak"] = snapshots.streak_mark(row["entry"].streak)
+            row["state"] = states.get(row["entry"].pk, "")
     return {"standings": rows, "pinned": pinned, "groups": _groups(pinned, rows),
             "pager": pager, "q": q, "searchable": _searchable(view.rows, q)}  # fmt: skip
 
@@ -148,6 +153,8 @@ def rounds_tab(view: snapshots.View, me, params) -> dict:
     numbers = [r.number for r in view.rounds]
     wanted = whole_number(params.get("round"), numbers[-1])
     round_ = view.rounds[numbers.index(wanted)] if wanted in numbers else view.rounds[-1]
+    if view.kind == Tournament.Format.ARENA:  # its one round, the latest tables first
+        round_ = _latest_first(round_)
     q = search_text(params)
     needle = q.casefold()
     tables = round_.tables
@@ -180,9 +187,19 @@ def round_preview(view: snapshots.View, me) -> dict | None:
     if not view.rounds:
         return None
     round_ = view.rounds[-1]
+    if view.kind == Tournament.Format.ARENA:  # the tables in play, the latest first
+        round_ = _latest_first(round_, playing=True)
+        if not round_.tables:
+            return None
     tables = round_.tables[:ROUND_PREVIEW]
     mine = _my_table(round_, me)
     if mine is not None and mine >= ROUND_PREVIEW:
         tables = [round_.tables[mine], *round_.tables[: ROUND_PREVIEW - 1]]
     shown = {"round": round_, "tables": [present.table_view(p, me) for p in tables]}
     return shown | {"more": len(round_.tables) - len(tables)}
+
+
+def _latest_first(round_: snapshots.RoundView, playing: bool = False) -> snapshots.RoundView:
+    """An arena's round with its tables the latest first (only those in play: ``playing``)."""
+    tables = [p for p in reversed(round_.tables) if not playing or p.status == "playing"]
+    return snapshots.RoundView(round_.number, round_.status, round_.starts_at, tables)

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -91,6 +92,7 @@ def _context(request, t: Tournament, tab: str) -> dict:
         "partial_url": _partial_url(request),
         "snapshot_version": view.version,
         "per_page": tabs.PER_PAGE,
+        "arena_ended": t.ends_at is not None and t.ends_at <= timezone.now(),
     }
     if tab == "standings":
         context |= tabs.standings_tab(view, me, params, t.tiebreaks)
@@ -131,7 +133,8 @@ def tournament_export(request, slug, fmt):
         body = present.export_json(view, tournament)
         response = HttpResponse(body, content_type="application/json")
     else:
-        response = HttpResponse(present.export_csv(view), content_type="text/csv; charset=utf-8")
+        body = present.export_csv(view, tournament.format)
+        response = HttpResponse(body, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -176,6 +179,22 @@ def tournament_check_in(request, slug):
     return _act(request, t, call, _("You are checked in."))
 
 
+@login_required
+@require_POST
+def arena_pause(request, slug):
+    t = _tournament(request, slug)
+    call = lambda: services.arena_pause(tournament_id=t.pk, user=request.user)  # noqa: E731
+    return _act(request, t, call, _("You are paused: no new table until you play on."))
+
+
+@login_required
+@require_POST
+def arena_resume(request, slug):
+    t = _tournament(request, slug)
+    call = lambda: services.arena_resume(tournament_id=t.pk, user=request.user)  # noqa: E731
+    return _act(request, t, call, _("You are back: a table opens as soon as enough are free."))
+
+
 # --- the organizer's actions ------------------------------------------------------------------
 
 CONTROLS = {
@@ -183,6 +202,7 @@ CONTROLS = {
     "pause": services.tournament_pause,
     "resume": services.tournament_resume,
     "cancel": services.tournament_cancel,
+    "end": services.tournament_end_now,  # an arena: no new table; games in progress count
 }
 
 

@@ -85,6 +85,16 @@ urlpatterns += [
         name="tournament_invitation_decline",
     ),
     path(
+        "tournaments/<slug:slug>/arena/pause/",
+        tournament_views.arena_pause,
+        name="tournament_arena_pause",
+    ),
+    path(
+        "tournaments/<slug:slug>/arena/resume/",
+        tournament_views.arena_resume,
+        name="tournament_arena_resume",
+    ),
+    path(
         "tournaments/<slug:slug>/do/<str:action>/",
         tournament_views.tournament_control,
         name="tournament_control",

@@ -31,6 +31,7 @@ from games.seat_names import entrant_bot_names
 from ladder import standings as scoring
 from ladder import stock_texts
 from ladder.models.leagues import League
+from ladder.pairing import knockout
 
 
 def new_seed() -> int:
@@ -173,11 +174,14 @@ class Tournament(models.Model):
         )
 
     def registration_open(self, now=None) -> bool:
-        """Entry is open: in the registration window, or late while rounds remain to join."""
+        """Entry is open: in the registration window, or late while rounds remain to join (an
+        arena: until its end)."""
         now = now or timezone.now()
         if self.status == self.Status.REGISTRATION:
             opens = self.registration_opens_at
             return (opens is None or opens <= now) and now < self.registration_closes
+        if self.status == self.Status.RUNNING and self.format == self.Format.ARENA:
+            return self.ends_at is not None and now < self.ends_at  # join any time until the end
         if self.status == self.Status.RUNNING:
             return self.next_round_number() <= min(self.late_registration_rounds, self.round_count)
         return False
@@ -213,9 +217,15 @@ class Tournament(models.Model):
     def standings(self) -> list[scoring.Row]:
         """The current standings (ranked rows; see ``ladder.standings``)."""
         seats, byes = self.results()
-        return scoring.standings(
+        rows = scoring.standings(
             self.entrants(), seats, byes, tiebreaks=self.tiebreaks, seed=self.seed
         )
+        if self.format == self.Format.KNOCKOUT:  # by the round reached, then the place
+            reached = PairingSeat.objects.filter(pairing__round__tournament=self)
+            rows = knockout.rerank(
+                rows, reached.values_list("pairing__round__number", "entry_id", "place")
+            )
+        return rows
 
     def history(self) -> list[list[int]]:
         """Every table paired so far (entry ids in seat order); a bye is a table of one."""

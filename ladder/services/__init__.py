@@ -17,6 +17,7 @@ from ladder.services.leagues import (
 from ladder.services.queue import queue_join, queue_leave, queue_match, rated_table_start
 from ladder.services.recalculate import RebuildReport, ladder_recalculate
 from ladder.services.results import match_annul, match_record
+from ladder.services.tournament_arena import arena_pause, arena_resume, tournament_end_now
 from ladder.services.tournament_entries import (
     entry_add_bot,
     entry_invite,
@@ -51,6 +52,8 @@ from ladder.services.tournaments import (
 
 __all__ = [
     "RebuildReport",
+    "arena_pause",
+    "arena_resume",
     "challenge_accept",
     "challenge_create",
     "challenge_decline",
@@ -83,6 +86,7 @@ __all__ = [
     "tournament_cancel",
     "tournament_check_in",
     "tournament_create",
+    "tournament_end_now",
     "tournament_game_finished",
     "tournament_pause",
     "tournament_rate",

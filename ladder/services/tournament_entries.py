@@ -18,6 +18,7 @@ from ladder.services.queue import current_rating
 from ladder.services.tournaments import (
     announce,
     bot_entry_rating,
+    kick,
     locked_tournament,
     notify_entrants,
     organized_tournament,
@@ -175,13 +176,15 @@ def entry_add_bot(*, tournament_id: int, by, level: str = BotLevel.MEDIUM) -> En
             raise LadderError("bots_unrated_only")
         _require_rounds_left(tournament)
         _require_room(tournament)
-        entry = Entry.objects.create(
+        entry = Entry(
             tournament=tournament,
             bot_level=level,
             rating=bot_entry_rating(level),
             checked_in_at=timezone.now(),
             first_round=_joining_round(tournament),
         )
+        _arena_free(tournament, entry, entry.checked_in_at)
+        entry.save()
         announce(tournament)
     return entry
 
@@ -217,8 +220,17 @@ def _enter(tournament: Tournament, user, now) -> Entry:
     entry.first_round = _joining_round(tournament)
     running = tournament.status == Status.RUNNING
     entry.checked_in_at = now if running or tournament.checkin_open(now) else None
+    _arena_free(tournament, entry, now)
     entry.save()
     return entry
+
+
+def _arena_free(tournament: Tournament, entry: Entry, now) -> None:
+    """Someone entering a running arena is free at once: a seating pass after commit."""
+    if tournament.format == Tournament.Format.ARENA and tournament.status == Status.RUNNING:
+        entry.free_since = now
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: kick(tournament_id))
 
 
 def _require_membership(tournament: Tournament, user) -> None:
@@ -233,7 +245,10 @@ def _require_membership(tournament: Tournament, user) -> None:
 
 def _require_room(tournament: Tournament) -> None:
     limit = tournament.max_players
-    if limit is not None and tournament.entries.filter(status="active").count() >= limit:
+    active = tournament.entries.filter(status="active")
+    if tournament.format == Tournament.Format.ARENA:  # an arena's stand-in bots take no place
+        active = active.exclude(user__isnull=True, paused=True)
+    if limit is not None and active.count() >= limit:
         raise LadderError("tournament_full")
 
 
@@ -244,12 +259,18 @@ def _require_open(tournament: Tournament) -> None:
 
 def _require_rounds_left(tournament: Tournament) -> None:
     _require_open(tournament)
+    if tournament.format == Tournament.Format.KNOCKOUT and tournament.status == Status.RUNNING:
+        raise LadderError("registration_closed")  # its rounds are seeded from the first
+    if tournament.format == Tournament.Format.ARENA:  # an arena takes entrants until its end
+        if tournament.status == Status.RUNNING and not tournament.registration_open():
+            raise LadderError("registration_closed")
+        return
     if _joining_round(tournament) > tournament.round_count:
         raise LadderError("registration_closed")
 
 
 def _joining_round(tournament: Tournament) -> int:
-    if tournament.status == Status.REGISTRATION:
+    if tournament.status == Status.REGISTRATION or tournament.format == Tournament.Format.ARENA:
         return 1
     return tournament.next_round_number()
 

@@ -115,7 +115,7 @@ def _start(t: Tournament, now) -> None:
         text = gettext_lazy("You did not check in, so you are not playing in {name}.")
         notify_entrants(t, text, entries=no_shows, params={"name": t.name})
     active = list(t.entries.filter(status=Entry.Status.ACTIVE).select_related("user"))
-    if len(active) < t.min_table:
+    if len(active) < _fewest_to_start(t):
         t.status, t.finished_at = Status.CANCELLED, now
         t.save(update_fields=["status", "finished_at"])
         text = gettext_lazy("{name} was cancelled: too few players checked in.")
@@ -131,6 +131,16 @@ def _start(t: Tournament, now) -> None:
         arena.begin(t, now)
     else:
         _pair(t, 1, starts_at=now)
+
+
+def _fewest_to_start(t: Tournament) -> int:
+    """A Swiss needs one table; a knockout two players (its final may be smaller than its
+    tables); an arena one, as players may join it while it runs."""
+    if t.format == Tournament.Format.KNOCKOUT:
+        return 2
+    if t.format == Tournament.Format.ARENA:
+        return 1
+    return t.min_table
 
 
 # --- pairing ----------------------------------------------------------------------------------
@@ -374,6 +384,9 @@ def pairing_set_result(*, pairing_id: int, by, places: dict, scores: dict | None
     ``scores``) by entry id. A table still in play is ended first."""
     with transaction.atomic():
         t, table = _organized_pairing(pairing_id, by)
+        if t.format == Tournament.Format.KNOCKOUT and table.round.status == Round.Status.FINISHED:
+            detail = _("that knockout round is over: who went through is settled")
+            raise LadderError("invalid_result", detail=detail)
         seats = list(table.seats.all())
         ranks = _checked_places(seats, places)
         scores = _checked_scores(seats, scores)

@@ -107,9 +107,7 @@ def _setting_problem(t: Tournament, now) -> str | None:
             check_game_options(ruleset=t.ruleset, variant=t.variant, seats=size, options=t.options)
         except GameError as exc:
             return exc.message
-    return (
-        _format_problem(t) or _clock_problem(t) or _window_problem(t, now) or _rules_problem(t)
-    )
+    return _format_problem(t) or _clock_problem(t) or _window_problem(t, now) or _rules_problem(t)
 
 
 def _format_problem(t: Tournament) -> str | None:
@@ -125,6 +123,8 @@ def _format_problem(t: Tournament) -> str | None:
             return _("bots fill tables in unrated arenas only")
     if t.format == Tournament.Format.KNOCKOUT and not 1 <= t.advance_count < t.table_size:
         return _("from each table, 1 to %(n)s players go through") % {"n": t.table_size - 1}
+    if t.format == Tournament.Format.KNOCKOUT and t.late_registration_rounds:
+        return _("a knockout takes no late entries: its rounds are seeded from the first")
     return None
 
 
