@@ -62,4 +62,9 @@ urlpatterns = [
         name="api-tournament-table-result",
     ),
     path(TOURNAMENT + "results/", T.ResultsApi.as_view(), name="api-tournament-results"),
+    path(TOURNAMENT + "arena/pause/", T.ArenaPauseApi.as_view(), name="api-tournament-arena-pause"),
+    path(
+        TOURNAMENT + "arena/resume/", T.ArenaResumeApi.as_view(), name="api-tournament-arena-resume"
+    ),
+    path(TOURNAMENT + "end/", T.EndNowApi.as_view(), name="api-tournament-end"),
 ]

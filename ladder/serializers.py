@@ -4,10 +4,13 @@ Request bodies are parsed here; responses are built from the models and from the
 models the pages use (``ladder.tournament_presenters``), named and documented here.
 """
 
+import json
+
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from games.models import BotLevel, TimeControl
+from games.models import BotLevel, Ruleset, TimeControl, Variant
+from ladder import standings
 from ladder.models import Entry, League, Membership, Tournament, TournamentInvitation
 
 
@@ -143,8 +146,19 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "registration_opens_at", "registration_closes_at", "starts_at",
                   "checkin_minutes", "rated", "late_registration_rounds", "tiebreaks",
                   "points_scheme", "round_break_seconds", "max_players", "status", "paused",
-                  "started_at", "finished_at"]  # fmt: skip
+                  "started_at", "finished_at", "format", "duration_minutes", "ends_at",
+                  "bot_fill_seconds", "bot_fill_level", "advance_count"]  # fmt: skip
         read_only_fields = fields
+        extra_kwargs = {
+            "format": {"help_text": "swiss, arena or knockout (docs/tournaments.md)"},
+            "duration_minutes": {"help_text": "arena: how long it runs from the start"},
+            "ends_at": {"help_text": "arena: when it stops seating new tables (set at the start)"},
+            "bot_fill_seconds": {
+                "help_text": "arena: bots fill a table for a player who waited this long (0: never)"
+            },
+            "bot_fill_level": {"help_text": "arena: the level of those bots"},
+            "advance_count": {"help_text": "knockout: how many of each table go through"},
+        }
 
 
 class EntrySerializer(serializers.ModelSerializer):
@@ -155,8 +169,14 @@ class EntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "label", "username", "bot_level", "status", "rating", "registered_at",
-                  "checked_in_at", "first_round"]  # fmt: skip
+                  "checked_in_at", "first_round", "paused", "streak",
+                  "eliminated_in"]  # fmt: skip
         read_only_fields = fields
+        extra_kwargs = {
+            "paused": {"help_text": "arena: not seated at new tables until they resume"},
+            "streak": {"help_text": "arena: wins in a row"},
+            "eliminated_in": {"help_text": "knockout: the round they went out in (null: still in)"},
+        }
 
 
 class InvitationSerializer(serializers.ModelSerializer):
@@ -189,6 +209,121 @@ class TournamentDetailSerializer(TournamentSerializer):
         read_only_fields = fields
 
 
+def _default(name: str) -> str:
+    """The model's default of a tournament setting, as JSON spells it (shown in the schema;
+    a setting left out of a request takes it)."""
+    value = Tournament._meta.get_field(name).default
+    return str(value) if isinstance(value, str) else json.dumps(value)
+
+
+def _helped(name: str, help_text: str) -> str:
+    return f"{help_text} (default {_default(name)})"
+
+
+def _number(name: str, low: int, high: int, help_text: str):
+    return serializers.IntegerField(
+        min_value=low, max_value=high, required=False, help_text=_helped(name, help_text)
+    )
+
+
+def _choice(name: str, choices, help_text: str):
+    return serializers.ChoiceField(choices, required=False, help_text=_helped(name, help_text))
+
+
+def _flag(name: str, help_text: str):
+    return serializers.BooleanField(required=False, help_text=_helped(name, help_text))
+
+
+# Fields of a tournament the site sets, never the organizer: named in the refusal.
+SET_BY_THE_SITE = {"id", "slug", "organizer", "status", "paused", "started_at", "finished_at",
+                   "ends_at", "seed", "version", "created_at"}  # fmt: skip
+
+
+class TournamentCreateSerializer(serializers.Serializer):
+    """A new tournament, organized by the caller: the settings of the page's form. Only
+    ``name`` and ``starts_at`` are required; a setting left out takes its default. The
+    service has the last word (``invalid_tournament`` with ``detail``): a league's
+    tournaments are run by its admins and play its map and time controls, a rated one
+    belongs to a league, bots fill only unrated arenas, a knockout sends 1 to table size - 1
+    players through. Unknown keys are refused."""
+
+    name = serializers.CharField(max_length=80)
+    description = serializers.CharField(max_length=2000, required=False, allow_blank=True)
+    league = serializers.SlugField(
+        max_length=70, required=False, allow_null=True,
+        help_text="the league's slug (null: no league, open to everyone)",
+    )  # fmt: skip
+    format = _choice(
+        "format",
+        Tournament.Format.choices,
+        "swiss: rounds paired by the standings; arena: free players are seated at once until "
+        "it ends; knockout: the best of each table go through",
+    )
+    ruleset = _choice("ruleset", Ruleset.choices, "the map")
+    variant = _choice("variant", Variant.choices, "the tickets (one the map has)")
+    options = serializers.DictField(
+        child=serializers.BooleanField(), required=False,
+        help_text='game options: {"warehouses": true} for Warehouses & Depots (maps that '
+                  'have them), {"bonus_tickets": true}',
+    )  # fmt: skip
+    table_size = _number("table_size", 2, 5, "players per table")
+    allow_smaller = _flag("allow_smaller", "tables of one player fewer may fit the numbers")
+    round_count = _number("round_count", 1, 15, "Swiss: rounds")
+    time_control = _choice("time_control", TimeControl.choices, "the clock")
+    move_seconds = _number("move_seconds", 10, 600, "real-time: seconds per move")
+    bank_seconds = _number("bank_seconds", 0, 3600, "real-time: a time bank for the game")
+    turn_hours = _number("turn_hours", 1, 72, "turn-based: hours per move")
+    starts_at = serializers.DateTimeField(help_text="in the future")
+    registration_opens_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="null: at once"
+    )
+    registration_closes_at = serializers.DateTimeField(
+        required=False, allow_null=True, help_text="null: at the start"
+    )
+    checkin_minutes = _number(
+        "checkin_minutes", 0, 1440, "check-in opens this long before the start (0: none)"
+    )
+    rated = _flag("rated", "the games count on the league's ladder")
+    late_registration_rounds = _number(
+        "late_registration_rounds", 0, 15, "Swiss: late entrants may join up to this round"
+    )
+    tiebreaks = serializers.ListField(
+        child=serializers.ChoiceField(standings.TIEBREAKS), max_length=len(standings.TIEBREAKS),
+        required=False,
+        help_text=f"in order, each once (default {json.dumps(standings.DEFAULT_TIEBREAKS)})",
+    )  # fmt: skip
+    points_scheme = _choice("points_scheme", Tournament.PointsScheme.choices, "placement points")
+    round_break_seconds = _number("round_break_seconds", 0, 3600, "the break between rounds")
+    max_players = serializers.IntegerField(
+        min_value=2, max_value=10_000, required=False, allow_null=True,
+        help_text="null: no limit (default null)",
+    )  # fmt: skip
+    duration_minutes = _number("duration_minutes", 10, 600, "arena: how long it runs")
+    bot_fill_seconds = _number(
+        "bot_fill_seconds", 0, 600, "arena: bots fill a table after this wait (0: never)"
+    )
+    bot_fill_level = _choice("bot_fill_level", BotLevel.choices, "arena: the level of those bots")
+    advance_count = _number("advance_count", 1, 4, "knockout: players who go through per table")
+
+    def validate_league(self, slug):
+        if slug is None:
+            return None
+        league = League.objects.filter(slug=slug).first()
+        if league is None or not league.visible_to(self.context.get("user")):
+            raise serializers.ValidationError(_("There is no such league."))
+        return league
+
+    def validate(self, data):
+        unknown = sorted(set(self.initial_data) - set(self.fields))
+        if unknown:
+            raise serializers.ValidationError({
+                key: [_("The site sets this, not the organizer.") if key in SET_BY_THE_SITE
+                      else _("Unknown setting.")]
+                for key in unknown
+            })  # fmt: skip
+        return data
+
+
 class EntryAddSerializer(serializers.Serializer):
     """A bot (``bot_level``, unrated tournaments only). Players are not entered by the
     organizer: invite them (``POST .../invitations/``) and they enter by accepting."""
@@ -209,6 +344,8 @@ class TournamentInviteSerializer(serializers.Serializer):
 
 
 class StandingSerializer(serializers.Serializer):
+    """A standings row; an arena's and a knockout's rows carry their format's fields too."""
+
     rank = serializers.IntegerField()
     entry = serializers.IntegerField(help_text="the entry's id")
     player = serializers.CharField()
@@ -224,6 +361,24 @@ class StandingSerializer(serializers.Serializer):
     opponent_rating = serializers.FloatField()
     later_seat = serializers.FloatField(help_text="the seat rule: mean seat / (table size - 1)")
     rating = serializers.FloatField()
+    streak = serializers.IntegerField(
+        required=False, allow_null=True, help_text="arena only: wins in a row"
+    )
+    paused = serializers.BooleanField(
+        required=False, allow_null=True, help_text="arena only: not seated at new tables"
+    )
+    round_reached = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="knockout only: the last round they sat at a table in",
+    )  # fmt: skip
+    eliminated_in = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="knockout only: the round they went out in (null: still in)",
+    )  # fmt: skip
+
+    def to_representation(self, row):
+        data = super().to_representation(row)
+        return {key: value for key, value in data.items() if key in row}  # its format's only
 
 
 class PairingSeatSerializer(serializers.Serializer):

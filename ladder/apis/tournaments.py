@@ -1,5 +1,5 @@
-"""``/api/v1/tournaments/...``: list, detail, entrants, standings, rounds, results export,
-the players' actions (register, withdraw, check in) and the organizer's.
+"""``/api/v1/tournaments/...``: list and create, detail, entrants, standings, rounds, results
+export, the players' actions (register, withdraw, check in) and the organizer's.
 
 A tournament of a private league is a 404 to anyone but its members and its organizer (as
 on the pages). Standings, rounds and the export are read from the tournament's standings
@@ -12,8 +12,14 @@ import io
 import orjson
 from django.db.models import Q
 from django.http import HttpResponse
+from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework import generics, renderers, serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -30,6 +36,7 @@ from ladder.serializers import (
     ResultSerializer,
     RoundSerializer,
     StandingSerializer,
+    TournamentCreateSerializer,
     TournamentDetailSerializer,
     TournamentInviteSerializer,
     TournamentSerializer,
@@ -74,6 +81,49 @@ class TournamentFilterSerializer(serializers.Serializer):
     status = serializers.ChoiceField(Tournament.Status.choices, required=False)
 
 
+CREATE_EXAMPLES = [
+    OpenApiExample(
+        "Swiss",
+        request_only=True,
+        value={
+            "name": "Sunday Swiss",
+            "starts_at": "2030-06-02T18:00:00Z",
+            "format": "swiss",
+            "table_size": 4,
+            "round_count": 4,
+            "time_control": "realtime",
+            "move_seconds": 90,
+            "bank_seconds": 120,
+        },
+    ),
+    OpenApiExample(
+        "Arena",
+        request_only=True,
+        value={
+            "name": "Hour Arena",
+            "starts_at": "2030-06-02T18:00:00Z",
+            "format": "arena",
+            "table_size": 3,
+            "duration_minutes": 60,
+            "bot_fill_seconds": 120,
+            "bot_fill_level": "medium",
+        },
+    ),
+    OpenApiExample(
+        "Knockout",
+        request_only=True,
+        value={
+            "name": "Club Knockout",
+            "starts_at": "2030-06-02T18:00:00Z",
+            "format": "knockout",
+            "table_size": 4,
+            "advance_count": 2,
+            "round_break_seconds": 120,
+        },
+    ),
+]
+
+
 @extend_schema(tags=[TAG])
 class TournamentListApi(generics.GenericAPIView):
     serializer_class = TournamentSerializer
@@ -90,6 +140,25 @@ class TournamentListApi(generics.GenericAPIView):
         visible = visible.select_related("league", "organizer").order_by("-starts_at", "-id")
         page = self.paginate_queryset(visible)
         return self.get_paginated_response(TournamentSerializer(page, many=True).data)
+
+    @extend_schema(
+        request=TournamentCreateSerializer,
+        responses={201: TournamentDetailSerializer},
+        examples=CREATE_EXAMPLES,
+    )
+    def post(self, request):
+        """Announce a tournament that you organize (the settings of the page's form; only
+        ``name`` and ``starts_at`` are required). Registration opens as its window says.
+        Settings that could not run are refused (400 ``invalid_tournament`` with ``detail``),
+        and so are unknown keys and those the site sets (400 ``invalid`` with ``fields``)."""
+        serializer = TournamentCreateSerializer(data=request.data, context={"user": request.user})
+        serializer.is_valid(raise_exception=True)
+        t = services.tournament_create(by=request.user, **serializer.validated_data)
+        response = detail_response(request, t.pk, http=status.HTTP_201_CREATED)
+        response["Location"] = request.build_absolute_uri(
+            reverse("api-tournament", kwargs={"slug": t.slug})
+        )
+        return response
 
 
 @extend_schema(tags=[TAG], responses=TournamentDetailSerializer)
@@ -205,7 +274,8 @@ class InvitationDeclineApi(APIView):
         return Response(InvitationSerializer(invitation).data)
 
 
-@extend_schema(tags=[TAG], request=None, responses=EntrySerializer)
+# ``{200: ...}``: a DELETE is documented as a 204 otherwise, and this one answers the entry.
+@extend_schema(tags=[TAG], request=None, responses={200: EntrySerializer})
 class EntryApi(APIView):
     def delete(self, request, slug: str, entry_id: int):
         """Organizer: take an entrant out of the rest of the tournament."""
@@ -219,9 +289,11 @@ class StandingsApi(generics.GenericAPIView):
     serializer_class = StandingSerializer
 
     def get(self, request, slug: str):
-        """The standings: rank, points and every tie-break value."""
-        view = services.snapshot_current(visible_tournament(request, slug))
-        page = self.paginate_queryset(present.export_standings(view))
+        """The standings: rank, points and every tie-break value; an arena's rows add
+        ``streak`` and ``paused``, a knockout's ``round_reached`` and ``eliminated_in``."""
+        t = visible_tournament(request, slug)
+        view = services.snapshot_current(t)
+        page = self.paginate_queryset(present.export_standings(view, t.format))
         return self.get_paginated_response(StandingSerializer(page, many=True).data)
 
 
@@ -263,13 +335,15 @@ class ResultsApi(APIView):
     renderer_classes = [renderers.JSONRenderer, CSVRenderer]
 
     def get(self, request, slug: str):
-        """The results export: the whole tournament as JSON (settings, standings, rounds),
-        or the standings as CSV with one column per round (``?format=csv``)."""
+        """The results export: the whole tournament as JSON (settings with the format's,
+        standings with the format's fields, rounds), or the standings as CSV with the
+        format's columns and one column per round, none in an arena (``?format=csv``)."""
         t = visible_tournament(request, slug)
         view = services.snapshot_current(t)
         # Encoded once per snapshot (``present.export_json``), not by the renderer each time.
         if request.accepted_renderer.format == "csv":
-            return HttpResponse(present.export_csv(view), content_type="text/csv; charset=utf-8")
+            body = present.export_csv(view, t.format)
+            return HttpResponse(body, content_type="text/csv; charset=utf-8")
         return HttpResponse(present.export_json(view, t), content_type="application/json")
 
     def handle_exception(self, exc):
@@ -324,3 +398,10 @@ class PairingResultApi(APIView):
             places=data["places"], scores=data.get("scores"),
         )  # fmt: skip
         return Response(_round(t, pairing.round.number))
+
+
+# An arena: an entrant pauses (no new table seats them) and plays on; the organizer ends it
+# now (no new table; games in progress count). docs/tournaments.md "Arena".
+ArenaPauseApi = _player_action(services.arena_pause)
+ArenaResumeApi = _player_action(services.arena_resume)
+EndNowApi = _organizer_action(services.tournament_end_now)
