@@ -150,7 +150,7 @@ class TournamentSerializer(serializers.ModelSerializer):
                   "bot_fill_seconds", "bot_fill_level", "advance_count"]  # fmt: skip
         read_only_fields = fields
         extra_kwargs = {
-            "format": {"help_text": "swiss, arena or knockout (docs/tournaments.md)"},
+            "format": {"help_text": "swiss, arena or knockout (the tournament page explains each)"},
             "duration_minutes": {"help_text": "arena: how long it runs from the start"},
             "ends_at": {"help_text": "arena: when it stops seating new tables (set at the start)"},
             "bot_fill_seconds": {
