@@ -54,9 +54,10 @@ def _record(league, seated, ranks, start, n) -> None:
 
 
 def seed_demo_tournaments(users: dict, organizer, *, now=None) -> list[str]:
-    """An upcoming Swiss the demo players entered, and (unless one is waiting or running) a
-    short bots' Swiss that starts two minutes from now, open to join: a new install shows
-    rounds pairing and starting by themselves. Returns the names of what was added."""
+    """An upcoming Swiss and an upcoming arena the demo players entered, and (unless one is
+    waiting or running) a short bots' Swiss that starts two minutes from now, open to join,
+    and a bots' knockout a minute later: a new install shows rounds pairing and starting by
+    themselves, and a bracket filling. Returns the names of what was added."""
     from ladder.models import Tournament
 
     now = now or timezone.now()
@@ -79,11 +80,29 @@ def seed_demo_tournaments(users: dict, organizer, *, now=None) -> list[str]:
         for level in ("hard", "hard", "medium", "medium", "medium", "easy", "easy"):
             services.entry_add_bot(tournament_id=blitz.pk, by=organizer, level=level)
         added.append(blitz.name)
+    cup = Tournament.objects.filter(
+        name="Knockout Cup", status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
+    )
+    if not cup.exists():
+        cup = _demo_tournament(organizer, "Knockout Cup", now + timedelta(minutes=3),
+                               format="knockout", table_size=3, advance_count=1,
+                               move_seconds=30, round_break_seconds=20)  # fmt: skip
+        for level in ("hard", "hard", "medium", "medium", "medium", "easy", "easy"):
+            services.entry_add_bot(tournament_id=cup.pk, by=organizer, level=level)
+        added.append(cup.name)
+    if not Tournament.objects.filter(slug="friday-arena").exists():
+        arena = _demo_tournament(organizer, "Friday Arena", now + timedelta(days=2),
+                                 format="arena", duration_minutes=60,
+                                 bot_fill_seconds=60)  # fmt: skip
+        for name in ("alice", "bob"):
+            services.tournament_register(tournament_id=arena.pk, user=users[name])
+        added.append(arena.name)
     return added
 
 
 def _demo_tournament(organizer, name, starts_at, **settings):
+    settings = {"table_size": 4, "allow_smaller": True, **settings}
     return services.tournament_create(
         by=organizer, name=name, starts_at=starts_at, description=stock_texts.DEMO_TOURNAMENT,
-        table_size=4, allow_smaller=True, **settings,
+        **settings,
     )  # fmt: skip

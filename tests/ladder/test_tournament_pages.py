@@ -269,7 +269,7 @@ def test_a_tournament_table_links_back_to_its_tournament(cast, running):
     assert f'href="{running.get_absolute_url()}"' in page and "round 2, table 1" in page
 
 
-def test_seed_demo_adds_an_upcoming_swiss_and_one_bots_blitz_at_a_time(db):
+def test_seed_demo_adds_upcoming_tournaments_and_one_bots_blitz_and_knockout_at_a_time(db):
     from django.core.management import call_command
 
     from tests.ladder.conftest import ensure_default_leagues
@@ -284,3 +284,9 @@ def test_seed_demo_adds_an_upcoming_swiss_and_one_bots_blitz_at_a_time(db):
     (blitz,) = Tournament.objects.filter(name="Bot Blitz")
     assert blitz.registration_open() and blitz.entries.count() == 7
     assert timezone.now() < blitz.starts_at < timezone.now() + timedelta(minutes=3)
+    (cup,) = Tournament.objects.filter(name="Knockout Cup")
+    settings = (cup.format, cup.table_size, cup.advance_count, cup.entries.count())
+    assert settings == ("knockout", 3, 1, 7)
+    assert blitz.starts_at < cup.starts_at < timezone.now() + timedelta(minutes=4)
+    arena = Tournament.objects.get(slug="friday-arena")
+    assert arena.format == "arena" and arena.entries.count() == 2
