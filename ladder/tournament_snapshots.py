@@ -265,7 +265,8 @@ def _when(value: str | None) -> datetime | None:
 
 # An arena entrant's state in its live standings: signs, not words, since one snapshot
 # serves every language (the standings card's legend says what they mean).
-PLAYING, PAUSED = "\u25b6", "\u23f8"  # ▶ at a table now, ⏸ paused
+# Signs every font has (not emoji, which a system without an emoji font shows as boxes).
+PLAYING, PAUSED = "\u25b6", "\u2016"  # ▶ at a table now, ‖ paused
 
 
 def arena_states(view: View) -> dict[int, str]:
@@ -283,8 +284,8 @@ def arena_states(view: View) -> dict[int, str]:
 
 
 def streak_mark(streak: int) -> str:
-    """A winning streak as the standings show it ("🔥 2"); empty below one win."""
-    return f"\U0001f525 {streak}" if streak > 0 else ""
+    """A winning streak as the standings show it ("★ 2"); empty below one win."""
+    return f"\u2605 {streak}" if streak > 0 else ""
 
 
 def live_rows(view: View) -> list[dict]:

@@ -118,7 +118,7 @@ def test_an_arena_of_bots_is_played_ended_now_and_shows_the_stored_result(site, 
         player.locator("#arena-pause").click()
         expect(player.locator(".message.success")).to_contain_text("You are paused")
         expect(player.locator("#arena-paused")).to_be_visible()
-        expect(player.locator("tr.me td[data-f=state]")).to_have_text("\u23f8")
+        expect(player.locator("tr.me td[data-f=state]")).to_have_text("\u2016")
         player.locator("#arena-resume").click()
         expect(player.locator(".message.success")).to_contain_text("You are back")
         expect(player.locator("#arena-pause")).to_be_visible()

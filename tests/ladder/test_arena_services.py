@@ -446,7 +446,7 @@ def test_the_standings_are_a_live_leaderboard_with_streaks_and_who_plays_now(cas
     html = page.content.decode()
     assert page.status_code == 200
     rows = {row["entry"].pk: row for row in page.context["standings"]}
-    assert rows[entries["bob"]]["streak"] == "\U0001f525 1"
+    assert rows[entries["bob"]]["streak"] == "\u2605 1"
     assert rows[entries["bob"]]["state"] == "\u25b6"
     assert rows[entries["carol"]]["state"] == "\u25b6"  # paused, but still at her table
     assert rows[entries["dave"]]["state"] == "" and rows[entries["dave"]]["streak"] == ""
@@ -459,7 +459,7 @@ def test_the_standings_are_a_live_leaderboard_with_streaks_and_who_plays_now(cas
     model = client_for().get(reverse("tournament_standings_json", args=[t.slug])).json()
     fields = model["fields"]
     bob = next(r for r in model["rows"] if r[0] == entries["bob"])
-    assert bob[fields.index("streak")] == "\U0001f525 1"
+    assert bob[fields.index("streak")] == "\u2605 1"
 
 
 def test_a_paused_entrant_sees_play_on_and_the_organizer_the_end_button(cast, running):
