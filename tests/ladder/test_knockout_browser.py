@@ -37,13 +37,13 @@ def test_an_organizer_runs_a_knockout_of_bots_to_the_final(site, tmp_path):
         errors = watched(page, console=True)
         log_in(page, site.url, "alice")
         page.goto(site.url + "/tournaments/new/")
-        page.fill("input[name=name]", "Knockout Cup")
+        page.fill("input[name=name]", "Browser Knockout")
         page.select_option("select[name=format]", "knockout")
         page.select_option("select[name=table_size]", "3")
         expect(page.locator("select[name=advance_count]")).to_be_visible()
         page.select_option("select[name=advance_count]", "1")
         page.get_by_role("button", name="Announce the tournament").click()
-        expect(page).to_have_url(re.compile(r"/tournaments/knockout-cup/$"))
+        expect(page).to_have_url(re.compile(r"/tournaments/browser-knockout/$"))
         expect(page.locator(".league-meta")).to_contain_text("1 goes through per table")
 
         page.get_by_role("link", name="Players", exact=True).click()
@@ -51,7 +51,7 @@ def test_an_organizer_runs_a_knockout_of_bots_to_the_final(site, tmp_path):
             page.select_option("select[name=level]", level)
             page.locator("#add-bot").click()
             expect(page.locator(".message.success")).to_contain_text("A bot is entered")
-        page.goto(site.url + "/tournaments/knockout-cup/")
+        page.goto(site.url + "/tournaments/browser-knockout/")
         page.locator("#start-now").click()
         expect(page.locator("#tournament-status")).to_have_text("Round 1 of 2")
         page.locator("#bracket-tab").click()
@@ -60,14 +60,14 @@ def test_an_organizer_runs_a_knockout_of_bots_to_the_final(site, tmp_path):
         expect(page.locator(".bracket-byes .bracket-player")).to_have_count(1)
         page.screenshot(path=str(tmp_path / "knockout-bracket-running.png"), full_page=True)
 
-        site.wait_for(lambda: status(site, "knockout-cup") == "finished", timeout=600,
+        site.wait_for(lambda: status(site, "browser-knockout") == "finished", timeout=600,
                       what="the bots finishing the knockout")  # fmt: skip
-        with urllib.request.urlopen(f"{site.url}/tournaments/knockout-cup/results.json") as r:
+        with urllib.request.urlopen(f"{site.url}/tournaments/browser-knockout/results.json") as r:
             data = json.loads(r.read())
         names = [row["player"] for row in data["standings"]]
         assert len(names) == 7 and [row["rank"] for row in data["standings"]] == list(range(1, 8))
 
-        page.goto(site.url + "/tournaments/knockout-cup/bracket/")
+        page.goto(site.url + "/tournaments/browser-knockout/bracket/")
         expect(page.locator("#tournament-status")).to_have_text("Finished")
         expect(page.locator(".bracket-round")).to_have_count(2)
         expect(page.locator(".bracket-planned")).to_have_count(0)
@@ -89,7 +89,7 @@ def test_an_organizer_runs_a_knockout_of_bots_to_the_final(site, tmp_path):
 
         phone = browser.new_context(**PHONE).new_page()
         phone_errors = watched(phone, console=True)
-        phone.goto(site.url + "/tournaments/knockout-cup/bracket/")
+        phone.goto(site.url + "/tournaments/browser-knockout/bracket/")
         expect(phone.locator(".bracket-winner")).to_have_count(1)
         scroller = phone.locator(".bracket-scroll")
         # The columns scroll sideways inside their box; the page itself does not.
