@@ -39,25 +39,29 @@ lint: install
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 
-# Three pytest processes side by side, their reports one after the other: the pure engine
+# Four pytest processes side by side, their reports one after the other: the pure engine
 # tests (no database, no server: all CPU); the tests that wait on servers of their own
-# (browsers, live sites, fault drills: TESTS=live, on a database and Redis number of their
-# own); and the rest (TESTS=rest). With PYTEST_ARGS (a path, -k, -x ...) one plain pytest
-# runs instead.
+# (browsers, live sites, fault drills), in two halves (TESTS=live1, live2), each on a database
+# and Redis number of its own; and the rest (TESTS=rest). With PYTEST_ARGS (a path, -k,
+# -x ...) one plain pytest runs instead.
 test: lint locale
 	@if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	mkdir -p var; \
 	$(BIN)/python -m pytest tests/engine -p no:cacheprovider > var/engine-tests.log 2>&1 & \
 	engine=$$!; \
-	live_db=$${DATABASE_URL:+$${DATABASE_URL%%\?*}_live}; \
-	redis_db=$${REDIS_URL##*/}; live_redis=$$REDIS_URL; \
-	case "$$redis_db" in ''|*[!0-9]*) ;; *) live_redis=$${REDIS_URL%/*}/$$(( (redis_db + 1) % 16 ));; esac; \
-	env TESTS=live $${live_db:+DATABASE_URL=$$live_db} $${live_redis:+REDIS_URL=$$live_redis} \
-	  $(BIN)/python -m pytest --ignore=tests/engine -p no:cacheprovider > var/live-tests.log 2>&1 & \
-	live=$$!; status=0; \
+	redis_db=$${REDIS_URL##*/}; pids=""; \
+	for shard in 1 2; do \
+	  live_db=$${DATABASE_URL:+$${DATABASE_URL%%\?*}_live$$shard}; live_redis=$$REDIS_URL; \
+	  case "$$redis_db" in ''|*[!0-9]*) ;; *) live_redis=$${REDIS_URL%/*}/$$(( (redis_db + shard) % 16 ));; esac; \
+	  env TESTS=live$$shard $${live_db:+DATABASE_URL=$$live_db} $${live_redis:+REDIS_URL=$$live_redis} \
+	    $(BIN)/python -m pytest --ignore=tests/engine -p no:cacheprovider > var/live$$shard-tests.log 2>&1 & \
+	  pids="$$pids $$!"; \
+	done; status=0; \
 	TESTS=rest $(BIN)/python -m pytest --ignore=tests/engine || status=$$?; \
-	wait $$live || status=$$?; \
-	echo "--- tests that wait on servers (run beside the rest):"; cat var/live-tests.log; \
+	shard=0; for pid in $$pids; do \
+	  shard=$$((shard + 1)); wait $$pid || status=$$?; \
+	  echo "--- tests that wait on servers, half $$shard (run beside the rest):"; cat var/live$$shard-tests.log; \
+	done; \
 	wait $$engine || status=$$?; \
 	echo "--- tests/engine (run beside the rest):"; cat var/engine-tests.log; \
 	exit $$status

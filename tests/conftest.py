@@ -74,15 +74,26 @@ def _waits_on_servers(item) -> bool:
     return getattr(getattr(item, "module", None), "LiveSite", None) is not None
 
 
+LIVE_SHARDS = ("live1", "live2")
+
+
 def pytest_collection_modifyitems(config, items):
-    """``TESTS=live`` keeps only the tests that wait on servers, ``TESTS=rest`` the others
-    (``make test`` runs the two groups side by side); unset, everything runs."""
+    """``TESTS=rest`` keeps the tests that do not wait on servers; ``TESTS=live1`` and
+    ``live2`` each half of those that do (their modules in name order, taken in turn, so that
+    neighbours such as the fault drills split); ``TESTS=live`` all of them. ``make test`` runs
+    rest, live1 and live2 side by side; unset, everything runs."""
     group = os.environ.get("TESTS", "")
-    if group not in ("live", "rest"):
+    if group not in ("live", "rest", *LIVE_SHARDS):
         return
+    modules = sorted({str(item.path) for item in items if _waits_on_servers(item)})
+    shard = {path: LIVE_SHARDS[i % len(LIVE_SHARDS)] for i, path in enumerate(modules)}
     keep, drop = [], []
     for item in items:
-        (keep if _waits_on_servers(item) == (group == "live") else drop).append(item)
+        if not _waits_on_servers(item):
+            wanted = group == "rest"
+        else:
+            wanted = group == "live" or shard[str(item.path)] == group
+        (keep if wanted else drop).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
