@@ -53,11 +53,12 @@ def _record(league, seated, ranks, start, n) -> None:
     services.match_record(table_id=table.pk, result={"players": players})
 
 
-def seed_demo_tournaments(users: dict, organizer, *, now=None) -> list[str]:
+def seed_demo_tournaments(users: dict, organizer, *, now=None, bots_play=True) -> list[str]:
     """An upcoming Swiss and an upcoming arena the demo players entered, and (unless one is
     waiting or running) a short bots' Swiss that starts two minutes from now, open to join,
     and a bots' knockout a minute later: a new install shows rounds pairing and starting by
-    themselves, and a bracket filling. Returns the names of what was added."""
+    themselves, and a bracket filling (``bots_play`` False: not those two). Returns the names
+    of what was added."""
     from ladder.models import Tournament
 
     now = now or timezone.now()
@@ -73,7 +74,7 @@ def seed_demo_tournaments(users: dict, organizer, *, now=None) -> list[str]:
     waiting = Tournament.objects.filter(
         name="Bot Blitz", status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
     )
-    if not waiting.exists():
+    if bots_play and not waiting.exists():
         blitz = _demo_tournament(organizer, "Bot Blitz", now + timedelta(minutes=2),
                                  round_count=3, move_seconds=30, round_break_seconds=20,
                                  late_registration_rounds=2)  # fmt: skip
@@ -83,7 +84,7 @@ def seed_demo_tournaments(users: dict, organizer, *, now=None) -> list[str]:
     cup = Tournament.objects.filter(
         name="Knockout Cup", status__in=[Tournament.Status.REGISTRATION, Tournament.Status.RUNNING]
     )
-    if not cup.exists():
+    if bots_play and not cup.exists():
         cup = _demo_tournament(organizer, "Knockout Cup", now + timedelta(minutes=3),
                                format="knockout", table_size=3, advance_count=1,
                                move_seconds=30, round_break_seconds=20)  # fmt: skip

@@ -69,6 +69,7 @@ class LiveSite:
     def _environment(self, extra: dict) -> dict:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST")}
         env.update(DEBUG="true", PYTHONUNBUFFERED="1", SITE_URL=self.url, LOG_LEVEL="INFO")
+        env["DEMO_BOT_TOURNAMENTS"] = "false"  # no bots' tournament starting mid-test
         env["CELERY_BEAT_SCHEDULE_FILENAME"] = str(self.workdir / "celerybeat-schedule")
         if self.mode == "embedded":
             env.pop("REDIS_URL", None)

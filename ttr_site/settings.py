@@ -210,6 +210,9 @@ else:
 
 # Seconds a bot waits before moving, so people can follow bot play.
 BOT_MOVE_DELAY = env_float("BOT_MOVE_DELAY", default=0.8)
+# ``seed_demo`` adds the bots' tournaments that start minutes later (Bot Blitz, Knockout Cup);
+# the tests' live sites turn them off: bots playing at test speed only slow the tests down.
+DEMO_BOT_TOURNAMENTS = env.bool("DEMO_BOT_TOURNAMENTS", default=True)
 # A bot that has not moved after this long is moved by the deadline sweep (lost task).
 BOT_STALL_SECONDS = env_float("BOT_STALL_SECONDS", default=30.0)
 # Threads of a web process for the players' moves (games.consumers) and, apart from them, for

@@ -290,3 +290,15 @@ def test_seed_demo_adds_upcoming_tournaments_and_one_bots_blitz_and_knockout_at_
     assert blitz.starts_at < cup.starts_at < timezone.now() + timedelta(minutes=4)
     arena = Tournament.objects.get(slug="friday-arena")
     assert arena.format == "arena" and arena.entries.count() == 2
+
+
+def test_seed_demo_adds_no_bots_tournament_when_told_not_to(db, settings):
+    from django.core.management import call_command
+
+    from tests.ladder.conftest import ensure_default_leagues
+
+    ensure_default_leagues()
+    settings.DEMO_BOT_TOURNAMENTS = False
+    call_command("seed_demo", stdout=io.StringIO())
+    names = set(Tournament.objects.values_list("name", flat=True))
+    assert names == {"Sunday Swiss", "Friday Arena"}

@@ -1,6 +1,7 @@
 """``manage.py seed_demo``: idempotent demo data, so a new user can log in at once."""
 
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
@@ -53,7 +54,8 @@ class Command(BaseCommand):
         rated = seed_rated_history(players)
         if rated:
             self.stdout.write(f"Added {rated} demo rated results to the Europe ladder.")
-        for name in seed_demo_tournaments(players, admin):
+        bots_play = settings.DEMO_BOT_TOURNAMENTS
+        for name in seed_demo_tournaments(players, admin, bots_play=bots_play):
             self.stdout.write(f"Added the demo tournament {name!r}.")
         names = ", ".join([u for u, *_ in DEMO_USERS] + ["admin"])
         self.stdout.write(
