@@ -71,30 +71,23 @@ def play(seed: int, params: dict):
     return state, steps
 
 
-def play_sampled(seed: int, params: dict):
-    """The same game as ``play`` (same seed), each decision by ``sample_action``."""
+def play_sampled(seed: int, params: dict, apply=E.apply_action):
+    """The same game as ``play`` (same seed), each decision by ``sample_action``, applied by
+    ``apply``."""
     rng = random.Random(seed)
     state = E.new_game(seed=seed, **params)
     steps = 0
     while state.phase != "over":
         current = E.current_seats(state)
         seat = current[0] if len(current) == 1 else rng.choice(current)
-        E.apply_action(state, seat, sample_action(state, seat, rng))
+        apply(state, seat, sample_action(state, seat, rng))
         steps += 1
     return state, steps
 
 
 def play_fast(seed: int, params: dict):
     """The same game again, the playout way: ``sample_action`` then ``apply_trusted``."""
-    rng = random.Random(seed)
-    state = E.new_game(seed=seed, **params)
-    steps = 0
-    while state.phase != "over":
-        current = E.current_seats(state)
-        seat = current[0] if len(current) == 1 else rng.choice(current)
-        apply_trusted(state, seat, sample_action(state, seat, rng))
-        steps += 1
-    return state, steps
+    return play_sampled(seed, params, apply_trusted)
 
 
 def timed_play(seed: int, params: dict, legal_times: list, sample_times: list, apply_times: list):

@@ -99,15 +99,24 @@ def paginate(items: list, params, *, keep: dict, mine: int | None = None, size: 
     return page, pager
 
 
-def standings_tab(view: snapshots.View, me, params, columns=()) -> dict:
+def _ranked_page(view: snapshots.View, me, params, show):
+    """The page of standings rows asked for (``?q=`` search, ``?page=``), each made by
+    ``show(row)``; the reader's own row pinned when it is on another page.
+    Returns ``(q, rows, pinned, pager)``."""
     q = search_text(params)
     rows = [r for r in view.rows if matches(r.entry, q.casefold())] if q else view.rows
     mine = view.position.get(me.pk) if me is not None else None
     page, pager = paginate(rows, params, keep={"q": q}, mine=mine)
     pinned = None
     if mine is not None and all(r.entry.pk != me.pk for r in page):
-        pinned = present.standing_row(view.rows[mine], columns, me)
-    rows = [present.standing_row(r, columns, me) for r in page]
+        pinned = show(view.rows[mine])
+    return q, [show(r) for r in page], pinned, pager
+
+
+def standings_tab(view: snapshots.View, me, params, columns=()) -> dict:
+    q, rows, pinned, pager = _ranked_page(
+        view, me, params, lambda r: present.standing_row(r, columns, me)
+    )
     if view.kind == Tournament.Format.ARENA:  # the live leaderboard: streak and state too
         states = snapshots.arena_states(view)
         for row in [*rows, *([pinned] if pinned else [])]:
@@ -118,14 +127,9 @@ def standings_tab(view: snapshots.View, me, params, columns=()) -> dict:
 
 
 def crosstable_tab(view: snapshots.View, me, params) -> dict:
-    q = search_text(params)
-    rows = [r for r in view.rows if matches(r.entry, q.casefold())] if q else view.rows
-    mine = view.position.get(me.pk) if me is not None else None
-    page, pager = paginate(rows, params, keep={"q": q}, mine=mine)
-    pinned = None
-    if mine is not None and all(r.entry.pk != me.pk for r in page):
-        pinned = present.crosstable_row(view, view.rows[mine], me)
-    rows = [present.crosstable_row(view, r, me) for r in page]
+    q, rows, pinned, pager = _ranked_page(
+        view, me, params, lambda r: present.crosstable_row(view, r, me)
+    )
     crosstable = {"rounds": [r.number for r in view.rounds], "rows": rows}
     return {"crosstable": crosstable, "pinned": pinned, "groups": _groups(pinned, rows),
             "pager": pager, "q": q,

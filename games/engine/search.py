@@ -146,10 +146,9 @@ def _gray_count(colored, w: int, length: int, ferry: int) -> int:
     return n
 
 
-def _claim_rows(state, seat: int) -> tuple[list, int]:
-    """(``(length, ferry, colour, open routes, payments count)`` per group the seat can claim
-    a route of now, in ``claim_actions`` order; the number of payments in all) (mirrors
-    ``routes._claims``)."""
+def _claim_rows(state, seat: int) -> list:
+    """``(length, ferry, colour, open routes, payments count)`` per group the seat can claim
+    a route of now, in ``claim_actions`` order (mirrors ``routes._claims``)."""
     hand = state.hands[seat]
     wild = state.wild
     w = hand[wild]
@@ -158,7 +157,6 @@ def _claim_rows(state, seat: int) -> tuple[list, int]:
     trains = state.trains[seat]
     maxlen = trains if trains < most else most
     out = []
-    total = 0
     for (length, ferry, color, _), members in zip(
         state.route_groups, open_groups(state, seat), strict=True
     ):
@@ -183,8 +181,7 @@ def _claim_rows(state, seat: int) -> tuple[list, int]:
             npay = _gray_count(colored, w, length, ferry)
         if npay:
             out.append((length, ferry, color, members, npay))
-            total += npay * len(members)
-    return out, total
+    return out
 
 
 def _cards(state, c: int, k: int, total: int) -> dict:
@@ -277,7 +274,7 @@ class _Turn:
         if self.takes:
             self.nclaim = sum(
                 npay * len(take_options(state, seat, index))
-                for _, _, _, members, npay in _claim_rows(state, seat)[0]
+                for _, _, _, members, npay in _claim_rows(state, seat)
                 for index, _ in members
             )
         else:
@@ -390,7 +387,7 @@ def _claim_at(state, seat: int, t: _Turn, i: int) -> dict:
         c, k = options(hand, wild, length, ferry, colors)[p]
         cards = _cards(state, c, k, length)
         return {"type": "claim_route", "route": members[r][1], "cards": cards}
-    for length, ferry, color, members, npay in _claim_rows(state, seat)[0]:
+    for length, ferry, color, members, npay in _claim_rows(state, seat):
         for index, rid in members:
             takes = take_options(state, seat, index)
             size = npay * len(takes)
