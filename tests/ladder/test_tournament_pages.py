@@ -302,3 +302,34 @@ def test_seed_demo_adds_no_bots_tournament_when_told_not_to(db, settings):
     call_command("seed_demo", stdout=io.StringIO())
     names = set(Tournament.objects.values_list("name", flat=True))
     assert names == {"Sunday Swiss", "Friday Arena"}
+
+
+def test_a_private_leagues_knockout_and_arena_stay_hidden_through_every_new_reader(cast):
+    """The bracket, the arena's controls and tables, the exports and the API of a private
+    league's tournaments answer an outsider as if they did not exist, and change nothing."""
+    league = LeagueFactory(is_private=True)
+    MembershipFactory(league=league, user=cast["alice"], role="admin")
+    MembershipFactory(league=league, user=cast["carol"])
+    cup = tournament(cast["alice"], league=league, name="Club cup", format="knockout",
+                     table_size=2, advance_count=1)  # fmt: skip
+    arena = tournament(cast["alice"], league=league, name="Club arena", format="arena",
+                       table_size=2)  # fmt: skip
+    for t in (cup, arena):
+        register(t, [cast["alice"], cast["carol"]])
+        services.tournament_start_now(tournament_id=t.pk, by=cast["alice"])
+    (table,) = playing_tables(arena)
+    bob = client_for(cast["bob"])
+    for path in (f"/tournaments/{cup.slug}/bracket/", f"/tournaments/{cup.slug}/results.json",
+                 f"/tournaments/{arena.slug}/standings.json", f"/table/{table.table_id}/",
+                 f"/api/v1/tournaments/{cup.slug}/",
+                 f"/api/v1/tournaments/{arena.slug}/standings/"):  # fmt: skip
+        assert bob.get(path).status_code == 404, path
+    for path in (f"/tournaments/{arena.slug}/arena/pause/",
+                 f"/api/v1/tournaments/{arena.slug}/arena/pause/",
+                 f"/api/v1/tournaments/{arena.slug}/end/"):  # fmt: skip
+        assert bob.post(path).status_code == 404, path
+    arena.refresh_from_db()
+    assert arena.status == "running" and arena.ends_at > timezone.now()
+    carol = client_for(cast["carol"])
+    assert carol.get(f"/tournaments/{cup.slug}/bracket/").status_code == 200
+    assert carol.get(f"/api/v1/tournaments/{arena.slug}/standings/").status_code == 200
