@@ -15,9 +15,11 @@ very same games:
 - *sampled*: ``sample_action(state, seat, rng)`` then ``apply_action``: the same action from
   the same rng state (``games.engine.search``), without building the list;
 - *playout*: ``sample_action`` then ``apply_trusted``, which applies an action the engine
-  itself listed without checking it again (the way a search plays out).
+  itself listed without checking it again (the way a search plays out);
+- *playout loop*: ``search.playout(state, rng)``, the playout way's loop in one call (its
+  commonest decisions counted and applied with ints, no action dicts).
 
-The benchmark checks that the three ways end every game in the same state, its own games and
+The benchmark checks that the four ways end every game in the same state, its own games and
 ``--check-games`` (5) more in every rule set (each Europe variant with and without Warehouses
 & Depots, New York at 2 and 4 players).
 
@@ -26,12 +28,14 @@ included) by this process's CPU time, which is steadier on a shared machine than
 clock (also shown, for the list way); the mean decisions per game; the median time of
 ``legal_actions``, ``sample_action``, ``apply_action`` and ``apply_trusted``; the worst
 final-scoring time (re-running ``final_scores`` on each finished game). ``--profile`` runs
-cProfile over the list way (``--sampled``: the sampled way, ``--fast``: the playout way).
+cProfile over the list way (``--sampled``: the sampled way, ``--fast``: the playout way,
+``--loop``: the playout loop).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import sys
@@ -42,7 +46,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import games.engine as E  # noqa: E402
 from games.engine.scoring import final_scores  # noqa: E402
-from games.engine.search import apply_trusted, sample_action  # noqa: E402
+from games.engine.search import apply_trusted, playout, sample_action  # noqa: E402
 
 # name -> new_game keyword arguments (seed aside)
 CONFIGS = {
@@ -88,6 +92,13 @@ def play_sampled(seed: int, params: dict, apply=E.apply_action):
 def play_fast(seed: int, params: dict):
     """The same game again, the playout way: ``sample_action`` then ``apply_trusted``."""
     return play_sampled(seed, params, apply_trusted)
+
+
+def play_loop(seed: int, params: dict):
+    """The same game again, by ``search.playout``."""
+    state = E.new_game(seed=seed, **params)
+    steps = playout(state, random.Random(seed))
+    return state, steps
 
 
 def timed_play(seed: int, params: dict, legal_times: list, sample_times: list, apply_times: list):
@@ -142,31 +153,36 @@ def check_every_rule_set(games: int, seed: int) -> str:
             final = E.to_json(play(s, params)[0])
             assert E.to_json(play_sampled(s, params)[0]) == final, f"sampled: {params} {s}"
             assert E.to_json(play_fast(s, params)[0]) == final, f"playout: {params} {s}"
+            assert E.to_json(play_loop(s, params)[0]) == final, f"playout loop: {params} {s}"
     return f"checked: {games} games in each of {len(EVERY_RULE_SET)} rule sets, the same games"
+
+
+def run_way(way, params: dict, seeds: range) -> tuple[float, float, int, list]:
+    """Play ``seeds`` one way: (CPU seconds, wall seconds, decisions, final states as JSON).
+
+    The finished games are kept as JSON text, not as states: a few hundred live states with
+    their logs make every later garbage collection slower, which would charge the ways
+    measured later for the games of the ways measured before them."""
+    gc.collect()
+    start = time.perf_counter()
+    cpu_start = time.process_time()
+    played = [way(seed, params) for seed in seeds]
+    cpu = time.process_time() - cpu_start
+    elapsed = time.perf_counter() - start
+    texts = [E.to_json(state) for state, _ in played]
+    return cpu, elapsed, sum(steps for _, steps in played), texts
 
 
 def measure(name: str, params: dict, seeds: range) -> dict:
     """The benchmark row of one configuration."""
-    start = time.perf_counter()
-    cpu_start = time.process_time()
-    total_steps = 0
-    finished = []
-    for seed in seeds:
-        state, steps = play(seed, params)
-        total_steps += steps
-        finished.append(state)
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start
-
-    cpu_start = time.process_time()
-    sampled = [play_sampled(seed, params)[0] for seed in seeds]
-    cpu_sampled = time.process_time() - cpu_start
-    cpu_start = time.process_time()
-    fast = [play_fast(seed, params)[0] for seed in seeds]
-    cpu_fast = time.process_time() - cpu_start
-    for a, b, c in zip(finished, sampled, fast, strict=True):  # the same games, to the last card
-        assert E.to_json(a) == E.to_json(b), "sample_action played another game"
-        assert E.to_json(a) == E.to_json(c), "apply_trusted played another game"
+    cpu, elapsed, total_steps, finished = run_way(play, params, seeds)
+    cpu_sampled, _, _, sampled = run_way(play_sampled, params, seeds)
+    cpu_fast, _, _, fast = run_way(play_fast, params, seeds)
+    cpu_loop, _, _, looped = run_way(play_loop, params, seeds)
+    for a, b, c, d in zip(finished, sampled, fast, looped, strict=True):  # the same games
+        assert a == b, "sample_action played another game"
+        assert a == c, "apply_trusted played another game"
+        assert a == d, "playout played another game"
 
     legal_times: list = []
     sample_times: list = []
@@ -177,7 +193,8 @@ def measure(name: str, params: dict, seeds: range) -> dict:
         timed_fast(seed, params, trusted_times)
 
     worst = 0.0
-    for state in finished:
+    for text in finished:
+        state = E.from_json(text)
         t0 = time.perf_counter()
         final_scores(state, "benchmark")
         worst = max(worst, time.perf_counter() - t0)
@@ -188,6 +205,7 @@ def measure(name: str, params: dict, seeds: range) -> dict:
         "games/s CPU list": f"{games / cpu:,.1f}",
         "games/s CPU sampled": f"{games / cpu_sampled:,.1f}",
         "games/s CPU playout": f"{games / cpu_fast:,.1f}",
+        "games/s CPU playout loop": f"{games / cpu_loop:,.1f}",
         "games/s wall list": f"{games / elapsed:,.1f}",
         "decisions/game": f"{total_steps / games:,.0f}",
         "legal_actions median": f"{statistics.median(legal_times) / 1000:,.1f} µs",
@@ -206,6 +224,7 @@ def main(argv=None) -> None:
     parser.add_argument("--profile", action="store_true", help="cProfile the untimed run")
     parser.add_argument("--sampled", action="store_true", help="profile the sampled way")
     parser.add_argument("--fast", action="store_true", help="profile the playout way")
+    parser.add_argument("--loop", action="store_true", help="profile the playout loop")
     parser.add_argument(
         "--check-games", type=int, default=5, help="games per rule set of the exactness check"
     )
@@ -218,7 +237,15 @@ def main(argv=None) -> None:
         import pstats
 
         params = CONFIGS[names[0]]
-        run = play_fast if args.fast else play_sampled if args.sampled else play
+        run = (
+            play_loop
+            if args.loop
+            else play_fast
+            if args.fast
+            else play_sampled
+            if args.sampled
+            else play
+        )
         cProfile.runctx("for s in seeds: run(s, params)", globals(), locals(), "/tmp/e.prof")
         pstats.Stats("/tmp/e.prof").sort_stats("tottime").print_stats(20)
         return

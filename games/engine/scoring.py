@@ -40,7 +40,14 @@ def ticket_total(parent: list, tickets) -> tuple[int, int]:
     """(ticket points, completed count) for ``tickets`` = ticket objects."""
     total = completed = 0
     for t in tickets:
-        if find(parent, t.a) == find(parent, t.b):
+        # graph.find twice, inline (path halving): called for every station assignment tried
+        a = t.a
+        while parent[a] != a:
+            parent[a] = a = parent[parent[a]]
+        b = t.b
+        while parent[b] != b:
+            parent[b] = b = parent[parent[b]]
+        if a == b:
             total += t.points
             completed += 1
         else:
@@ -70,6 +77,12 @@ def station_candidates(state, seat: int, city: int, base: list) -> list:
 
 def best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int]:
     """(route index or -1 per station, ticket points, completed) maximising the tickets."""
+    return _best_assignment(state, seat, ticket_objs)[:3]
+
+
+def _best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int, list]:
+    """``best_assignment`` and the union-find parent list of the seat's network with it (so
+    the tickets it completes are read off without joining it all again)."""
     n = len(state.board.cities)
     base = components_of(n, own_edges(state, seat))
     cities = state.stations_of[seat]
@@ -83,26 +96,16 @@ def best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int]:
                 union(parent, routes[r].a, routes[r].b)
         total, completed = ticket_total(parent, ticket_objs)
         if best is None or (total, completed) > (best[1], best[2]):
-            best = (combo, total, completed)
+            best = (combo, total, completed, parent)
     assert best is not None  # every choice is non-empty: product() yields a combo
     return best
-
-
-def _completed_flags(state, seat: int, combo, ticket_objs) -> list:
-    n = len(state.board.cities)
-    parent = components_of(n, own_edges(state, seat))
-    routes = state.board.routes
-    for r in combo:
-        if r >= 0:
-            union(parent, routes[r].a, routes[r].b)
-    return [find(parent, t.a) == find(parent, t.b) for t in ticket_objs]
 
 
 def _player_result(state, seat: int) -> dict:
     board = state.board
     ticket_objs = [board.tickets[i] for i in state.tickets[seat]]
-    combo, total, completed = best_assignment(state, seat, ticket_objs)
-    flags = _completed_flags(state, seat, combo, ticket_objs)
+    combo, total, completed, parent = _best_assignment(state, seat, ticket_objs)
+    flags = [find(parent, t.a) == find(parent, t.b) for t in ticket_objs]
     if state.cfg.longest_path_bonus:
         length, trail = longest_trail(own_edges(state, seat))
     else:

@@ -22,6 +22,12 @@ Terms:
   as ``apply_action`` (a test plays both paths side by side over many random games of every
   rule set and compares the states after every step; ``benchmarks/engine.py`` compares its
   games' final states).
+- ``playout(state, rng)`` (module ``playout``): that loop of ``sample_action`` and
+  ``apply_trusted`` to the end of the game in one call, the same game, its commonest
+  decisions applied with ints.
+- *claim count*: counted by colour (``_claim_total``, from the per-seat open-route counts
+  ``routes.open_counts``: only the colours held are visited); walked group by group
+  (``_claim_count``) only to find the claim at a drawn index.
 - ``clone``: an independent copy. The board, config and edition objects are immutable and
   shared; log entries are never changed once an action has returned, so the log list is
   copied but not its entries; every other mutable field is copied.
@@ -37,7 +43,7 @@ from .actions import _is_current, apply_trusted, legal_actions
 from .rules.cards import _deck_after_warehouse, blind_count
 from .rules.depots import placeable, take_options
 from .rules.payment import options
-from .rules.routes import open_groups
+from .rules.routes import open_counts, open_groups
 from .rules.stations import city_names, station_cost, station_options
 from .rules.tickets import _keep_problem, ticket_ids
 from .state import GameState
@@ -106,7 +112,12 @@ def clone(state: GameState) -> GameState:
     new.edition_rules = state.edition_rules
     oc = state.open_cache  # still right for the copy while it is right for the original
     if oc is not None and oc[0] is state.owner and oc[1] == state.owner.count(-1):
-        new.open_cache = [new.owner, oc[1], [None if g is None else g[:] for g in oc[2]]]
+        new.open_cache = [
+            new.owner,
+            oc[1],
+            [None if g is None else g[:] for g in oc[2]],
+            [None if c is None else c[:] for c in oc[3]],
+        ]
     else:
         new.open_cache = None
     return new
@@ -226,11 +237,12 @@ def _draw_at(state, deck: int, slots: list, j: int) -> dict:
 _NO_INDEX = 1 << 62
 
 
-def _claim_count(state, seat: int, i: int = _NO_INDEX):
+def _claim_count(state, seat: int, i: int = _NO_INDEX, groups: list | None = None):
     """The number of claim actions of the seat now, without warehouse takes (the sum over
-    ``_claim_rows`` of payments x open routes, counted inline: the hottest loop of a
-    playout); given an index ``i`` below that number, the group holding claim ``i`` instead:
-    ``(length, ferry, colour, open routes, payments count, i within the group)``."""
+    ``_claim_rows`` of payments x open routes, counted inline); given an index ``i`` below
+    that number, the group holding claim ``i`` instead: ``(length, ferry, colour, open
+    routes, payments count, i within the group)``. ``groups``: the seat's ``open_groups``,
+    if the caller has them."""
     hand = state.hands[seat]
     wild = state.wild
     w = hand[wild]
@@ -239,9 +251,9 @@ def _claim_count(state, seat: int, i: int = _NO_INDEX):
     trains = state.trains[seat]
     maxlen = trains if trains < most else most
     total = 0
-    for (length, ferry, color, _), members in zip(
-        state.route_groups, open_groups(state, seat), strict=True
-    ):
+    if groups is None:
+        groups = open_groups(state, seat)
+    for (length, ferry, color, _), members in zip(state.route_groups, groups, strict=True):
         if length > maxlen:
             break
         if not members or ferry > w:
@@ -258,6 +270,87 @@ def _claim_count(state, seat: int, i: int = _NO_INDEX):
             total += n * len(members)
             if total > i:
                 return length, ferry, color, members, n, i - total + n * len(members)
+    return total
+
+
+def _count_tables(state) -> tuple:
+    """The static side of ``_claim_total`` for the state's board: per colour, its groups
+    ``(g, length, ferry)`` (``g``: the position in ``route_groups``), by length; the gray
+    groups alike; and per length ``L``, how many groups are ``L`` long or shorter (groups
+    go by length)."""
+    groups = state.route_groups
+    tables = _TABLES.get(id(groups))  # route_groups are made once per board and kept
+    if tables is None:
+        by_color: list[list] = [[] for _ in range(state.wild)]
+        gray: list[tuple] = []
+        for g, (length, ferry, color, _) in enumerate(groups):
+            (gray if color < 0 else by_color[color]).append((g, length, ferry))
+        longest = groups[-1][0]
+        upto = tuple(sum(1 for group in groups if group[0] <= n) for n in range(longest + 1))
+        tables = _TABLES[id(groups)] = (tuple(map(tuple, by_color)), tuple(gray), upto)
+    return tables
+
+
+_TABLES: dict[int, tuple] = {}
+
+
+def _claim_total(state, seat: int, m: list | None = None) -> int:
+    """``_claim_count(state, seat)`` (the number of claim actions, no warehouse takes) by
+    colour rather than by group, from the open routes' counts (``open_counts``).
+
+    A claim's payments are ``length - k`` cards of one colour plus ``k`` wild cards, from
+    ``max(length - h, ferry)`` to ``min(w, length - 1)`` wild cards (``h`` cards of that
+    colour held, ``w`` wild ones), plus the all-wild payment when ``w >= length``. So the
+    all-wild payments are one per open route of length ``min(w, cars)`` or less (a ferry
+    never needs more wild cards than its length), and only the colours held add others:
+    the groups of a colour the seat holds none of are never visited. ``m``: the seat's
+    ``open_counts``, if the caller has them."""
+    hand = state.hands[seat]
+    wild = state.wild
+    w = hand[wild]
+    cars = state.trains[seat]
+    if m is None:
+        m = open_counts(state, seat)
+    by_color, gray, upto = _count_tables(state)
+    top = w if w < cars else cars
+    total = sum(m[: upto[top if top < len(upto) else -1]]) if top else 0
+    held = []  # the counts of the colours held
+    for c in range(wild):
+        h = hand[c]
+        if h:
+            held.append(h)
+            reach = h + w if h + w < cars else cars
+            for g, length, ferry in by_color[c]:
+                if length > reach:
+                    break
+                lo = length - h
+                if lo < ferry:
+                    lo = ferry
+                hi = w if w < length else length - 1
+                if hi >= lo:
+                    total += (hi - lo + 1) * m[g]
+    return total + _gray_total(held, w, cars, gray, m) if held else total
+
+
+def _gray_total(held: list, w: int, cars: int, gray: tuple, m: list) -> int:
+    """The one-colour payments (all-wild aside) of the open gray routes, any colour held."""
+    total = 0
+    most = max(held) + w
+    reach = most if most < cars else cars
+    for g, length, ferry in gray:
+        if length > reach:
+            break
+        k = m[g]
+        if k and ferry <= w:
+            hi = w if w < length else length - 1
+            n = 0
+            for h in held:
+                lo = length - h
+                if lo < ferry:
+                    lo = ferry
+                if hi >= lo:
+                    n += hi - lo + 1
+            total += n * k
     return total
 
 
@@ -278,7 +371,7 @@ class _Turn:
                 for index, _ in members
             )
         else:
-            self.nclaim = _claim_count(state, seat)
+            self.nclaim = _claim_total(state, seat)
 
 
 def _stations(state, seat: int) -> tuple[int, int]:
@@ -444,7 +537,7 @@ def _sample_turn(state, seat: int, rng) -> dict:
     deck = 1 if state.deck or state.discard else 0
     nslots = len(faceup) - faceup.count(-1)
     tickets = 1 if state.ticket_deck else 0
-    nclaim = _claim_count(state, seat)
+    nclaim = _claim_total(state, seat)
     pays = free = 0
     if state.stations_left[seat] > 0:
         wild = state.wild
@@ -543,4 +636,6 @@ def _keep_sample(state, seat: int, rng) -> dict | None:
 _SETUP_KEEPS: dict[tuple, list] = {}
 
 
-__all__ = ["action_at", "apply_trusted", "clone", "count_actions", "sample_action"]
+from .playout import playout  # noqa: E402 (it counts with this module's helpers)
+
+__all__ = ["action_at", "apply_trusted", "clone", "count_actions", "playout", "sample_action"]

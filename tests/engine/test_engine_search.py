@@ -5,8 +5,9 @@
   always legal; ``count_actions``/``action_at`` agree with the list.
 - ``clone`` gives an independent copy: playing either never changes the other, and a clone
   plays on exactly like a ``from_json(to_json(s))`` copy.
-- ``rules.routes.open_groups`` (kept up to date by ``place``) equals a fresh computation
-  after every step, for every seat.
+- ``rules.routes.open_groups`` and ``open_counts`` (kept up to date by ``place``) equal a
+  fresh computation after every step, for every seat; so does the claim count by colour
+  (``_claim_total``) the count by group (``_claim_count``).
 
 Games: every Europe variant at 2-5 players, with and without Warehouses & Depots, and New
 York at 2-4 players, played to the end by uniformly random decisions.
@@ -17,8 +18,15 @@ import random
 import pytest
 
 import games.engine as E
-from games.engine.rules.routes import compute_open_groups, open_groups
-from games.engine.search import action_at, clone, count_actions, sample_action
+from games.engine.rules.routes import compute_open_groups, open_counts, open_groups
+from games.engine.search import (
+    _claim_count,
+    _claim_total,
+    action_at,
+    clone,
+    count_actions,
+    sample_action,
+)
 from games.engine.state import GameState
 
 CONFIGS = [
@@ -40,7 +48,10 @@ def pick_seat(state, rng):
 
 def check_open_groups(state):
     for seat in range(state.n):
-        assert open_groups(state, seat) == compute_open_groups(state, seat)
+        fresh = compute_open_groups(state, seat)
+        assert open_groups(state, seat) == fresh
+        assert open_counts(state, seat) == [len(members) for members in fresh]
+        assert _claim_total(state, seat) == _claim_count(state, seat)
 
 
 @pytest.mark.parametrize("params", CONFIGS)

@@ -256,37 +256,53 @@ def apply_draw(state, seat: int, action: dict) -> bool:
 def draw(state, seat: int, slot: int, target: int, second: bool) -> bool:
     """``apply_draw`` after its checks: face-up ``slot`` (-1: the deck), the warehouse card to
     seat ``target`` (-1: none due); ``second``: the action's second card."""
-    hand = state.hands[seat]
     names = state.card_names
     if target >= 0:
         state.log_event(seat, "warehouse_card", warehouse=target)
         state.warehouses[target].append(draw_blind(state))
+    # the log entry is written out (as ``state.log_event`` would make it) and appended
+    # before the card is drawn, which may log a reshuffle: this is a playout's commonest step
+    log = state.log
+    faceup = state.faceup
+    deck = state.deck
+    wild = state.wild
     if slot < 0:
-        entry = _log_draw(state, seat, source="deck")
-        card = draw_blind(state)
+        entry = {
+            "seq": state.log_base + len(log),
+            "seat": seat,
+            "type": "draw_card",
+            "source": "deck",
+        }
+        log.append(entry)
+        card = deck.pop() if len(deck) > 1 or (deck and not state.wh) else draw_blind(state)
         entry["secret"] = {"color": names[card]}
         # the row is as it was, but the cards behind it may not be (a warehouse reshuffle
         # refilled the deck): it is checked before the second card (docs/rules.md 1.3.1)
-        if state.faceup.count(state.wild) >= state.cfg.faceup_wild_limit:
+        if faceup.count(wild) >= state.cfg.faceup_wild_limit:
             recheck_faceup(state)
     else:
-        card = state.faceup[slot]
-        entry = _log_draw(state, seat, source="faceup", slot=slot, color=names[card])
-        state.faceup[slot] = draw_blind(state)  # replaced at once (docs/rules.md 1.3.1)
-        new = state.faceup[slot]
+        card = faceup[slot]
+        entry = {
+            "seq": state.log_base + len(log),
+            "seat": seat,
+            "type": "draw_card",
+            "source": "faceup",
+            "slot": slot,
+            "color": names[card],
+        }
+        log.append(entry)
+        # replaced at once (docs/rules.md 1.3.1)
+        new = deck.pop() if len(deck) > 1 or (deck and not state.wh) else draw_blind(state)
+        faceup[slot] = new
         entry["replacement"] = names[new] if new >= 0 else None
-        check_refresh(state, changed=True)
-    hand[card] += 1
+        if faceup.count(wild) >= state.cfg.faceup_wild_limit:  # check_refresh's cheap case
+            check_refresh(state, changed=True)
+    state.hands[seat][card] += 1
     # a face-up wild taken first ends the action; so does the second card, or having
     # no card left to take (the "only 1 card available" case)
-    if second or (slot >= 0 and card == state.wild):
+    if second or (slot >= 0 and card == wild):
         return True
     if not (state.deck or state.discard or can_draw(state, True)):  # the common case first
         return True
     state.phase = phases.DRAW2
     return False
-
-
-def _log_draw(state, seat, **public) -> dict:
-    state.log_event(seat, "draw_card", **public)
-    return state.log[-1]

@@ -85,22 +85,36 @@ def open_groups(state, seat: int) -> list:
     routes open to the seat, cars aside (see ``_closed_reason``); ``()`` when none is.
 
     Derived bookkeeping in ``state.open_cache`` (never serialised): ``[owner list, unclaimed
-    count, per seat: that list or None]``, computed on first use and kept up to date by
-    ``place`` (the only way a route gets an owner). It is trusted only while ``owner`` is
-    the same list object with the same number of unclaimed routes, so a state put together
-    field by field is recomputed, not misread. A test checks it against
-    ``compute_open_groups`` after every step of many games of every rule set. Used by the
-    counting of ``search`` (``sample_action``), which needs every group's open count;
+    count, per seat: that list or None, per seat: its lengths (``open_counts``) or None]``,
+    computed on first use and kept up to date by ``place`` (the only way a route gets an
+    owner). It is trusted only while ``owner`` is the same list object with the same number
+    of unclaimed routes, so a state put together field by field is recomputed, not misread.
+    A test checks it against ``compute_open_groups`` after every step of many games of every
+    rule set. Used by the counting of ``search`` (``sample_action``), which needs every
+    group's open count;
     ``_claims`` filters inline instead (it builds payments only for groups the hand can pay,
     and measured faster so), and a state no search touched carries no cache to update."""
     owner = state.owner
     oc = state.open_cache
     if oc is None or oc[0] is not owner or oc[1] != owner.count(-1):
-        oc = state.open_cache = [owner, owner.count(-1), [None] * state.n]
+        oc = state.open_cache = [owner, owner.count(-1), [None] * state.n, [None] * state.n]
     groups = oc[2][seat]
     if groups is None:
         groups = oc[2][seat] = compute_open_groups(state, seat)
+        oc[3][seat] = [len(members) for members in groups]
     return groups
+
+
+def open_counts(state, seat: int) -> list:
+    """Per group of ``state.route_groups``, how many of its routes are open to the seat
+    (``len`` of each ``open_groups`` entry, kept alongside them by ``place``)."""
+    oc = state.open_cache
+    if oc is not None and oc[0] is state.owner:
+        counts = oc[3][seat]
+        if counts is not None and oc[1] == state.owner.count(-1):
+            return counts
+    open_groups(state, seat)
+    return state.open_cache[3][seat]
 
 
 def compute_open_groups(state, seat: int) -> list:
@@ -129,15 +143,19 @@ def _all_open(board, colors: tuple) -> tuple:
     )
 
 
-def _close(state, seats, index: int) -> None:
-    """Take route ``index`` out of the open lists of ``seats`` (``open_groups``)."""
-    g = group_of(state.board, state.cfg.colors)[index]
-    for groups in seats:
+def _close(oc: list, seats, index: int, g: int) -> None:
+    """Take route ``index`` (of group ``g``) out of the open lists of ``seats`` (seat
+    numbers) in the bookkeeping ``oc``: their ``open_groups`` and ``open_counts``."""
+    per_seat = oc[2]
+    counts = oc[3]
+    for seat in seats:
+        groups = per_seat[seat]
         if groups is not None:
             members = groups[g]
             for j, m in enumerate(members):
                 if m[0] == index:
                     groups[g] = members[:j] + members[j + 1 :]
+                    counts[seat][g] -= 1
                     break
 
 
@@ -251,15 +269,18 @@ def _validate_claim(state, seat: int, route_id, counts) -> tuple:
 
 def place(state, seat: int, index: int) -> None:
     """Put the seat's cars on the route and score it at once (docs/rules.md 1.3.2 table)."""
-    route = state.board.routes[index]
+    board = state.board
+    route = board.routes[index]
     length = route.length
     owner = state.owner
     oc = state.open_cache
     if oc is not None and oc[0] is owner and oc[1] == owner.count(-1):
-        per_seat = oc[2]
-        _close(state, per_seat, index)
-        if route.twin >= 0:  # the twin closes for everyone (2-3 players) or for the claimer
-            _close(state, per_seat if state.single else per_seat[seat : seat + 1], route.twin)
+        every = range(state.n)
+        g = group_of(board, state.cfg.colors)
+        _close(oc, every, index, g[index])
+        twin = route.twin
+        if twin >= 0:  # the twin closes for everyone (2-3 players) or for the claimer
+            _close(oc, every if state.single else (seat,), twin, g[twin])
         oc[1] -= 1
     owner[index] = seat
     state.trains[seat] -= length
@@ -280,14 +301,26 @@ def claim(state, seat: int, row: tuple, paid: int, counts, takes: list) -> bool:
     """``apply_claim`` after its checks: the route's row, the payment's colour and counts, the
     sorted warehouse take."""
     route_id = row[1]
-    cards = card_dict(state, counts)
+    names = state.card_names
+    cards = {names[i]: k for i, k in enumerate(counts) if k}  # card_dict, inline
     extra_log = {"warehouses": takes} if takes else {}
     if not row[7]:
         pay(state, seat, counts)
         place(state, seat, row[0])
-        state.log_event(seat, "claim_route", route=route_id, cards=cards, **extra_log)
+        log = state.log  # the entry of state.log_event, written out (a playout's hot path)
+        entry = {
+            "seq": state.log_base + len(log),
+            "seat": seat,
+            "type": "claim_route",
+            "route": route_id,
+            "cards": cards,
+        }
         if takes:
+            entry["warehouses"] = takes
+            log.append(entry)
             take(state, seat, takes)
+        else:
+            log.append(entry)
         return True
     hand = state.hands[seat]
     for i, k in enumerate(counts):
