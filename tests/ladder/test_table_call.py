@@ -86,3 +86,18 @@ def test_a_round_start_calls_each_person_to_their_table_and_no_bot(
         [(user_group(cast["bob"].pk), call), (user_group(cast["carol"].pk), call)],
         key=lambda x: x[0],
     )
+
+
+def test_a_background_redraw_leaves_the_players_message_for_their_page(members, europe, client):
+    """The queue panel's refresh (a fetch of the page marked ``X-Requested-With: fetch``)
+    could run between a leave's POST and the page it redirects to, and use up the leave's
+    message: the page then showed the join's message still (found by the browser test)."""
+    queue_two(europe, members["alice"])
+    client.force_login(members["alice"])
+    url = f"/leagues/{europe.slug}/"
+    client.get(url)  # the page the player is on
+    response = client.post(f"/leagues/{europe.slug}/queue/leave/")
+    assert response.status_code == 302
+    background = client.get(url, headers={"X-Requested-With": "fetch"})
+    assert background.status_code == 200 and b"You left the queue" not in background.content
+    assert b"You left the queue" in client.get(url).content
