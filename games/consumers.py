@@ -11,13 +11,15 @@ change of who holds a seat. Server frames: ``view`` (see
 
 A table socket sends its client views in version order, each version at most once: pushes
 come from whichever web process or worker made the move, so two moves' pushes can arrive
-swapped (see ``TableConsumer.view_push``).
+swapped (see ``TableConsumer._take_view``). With Redis, the views reach a socket through the
+process's fan-out (``ttr_site/fanout.py``), not through the channel layer's dispatch.
 """
 
 import asyncio
 import json
 import logging
 import time
+from collections import deque
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -33,6 +35,7 @@ from games.errors import GameError
 from games.models import ChatMessage, Game, Table
 from games.presenters import table_summary
 from games.reasons import reason_message
+from ttr_site import fanout
 from ttr_site.i18n import scope_language
 from ttr_site.outages import MESSAGES as OUTAGE_MESSAGES
 from ttr_site.outages import service_down
@@ -172,16 +175,22 @@ class TableConsumer(JsonFrameConsumer):
         self.user = self.scope.get("user")
         self.sent_version = -1  # the newest view version this client was sent
         self.early: dict[int, str] = {}  # pushed views waiting for the version before them
+        self.outbox: deque = deque()  # fanned-out views not yet taken (``fanout_push``)
+        self.pump: asyncio.Task | None = None
+        self.access_lock = asyncio.Lock()  # one ``_follow_access`` at a time
+        self.view_joined: str | None = None  # the view group whose pushes this socket gets
         access = await self._access()
         if access is None:
             await self.close(code=4404)
             return
         self.seat, league_group = access
-        self.groups_joined = [broadcast.table_group(self.table_id), self._view_group()]
+        self.groups_joined = [broadcast.table_group(self.table_id)]
         if league_group is not None:
             self.groups_joined.append(league_group)
         for group in self.groups_joined:
             await self.channel_layer.group_add(group, self.channel_name)
+        self.view_joined = self._view_group()
+        await fanout.join(self.view_joined, self)
         await self.accept()
         await self._send_table()
         for message in await self._recent_chat():
@@ -190,8 +199,9 @@ class TableConsumer(JsonFrameConsumer):
         await self._presence(+1)
 
     async def disconnect(self, code):
-        if getattr(self, "groups_joined", None):
-            await self._leave_groups()
+        if getattr(self, "groups_joined", None) or getattr(self, "view_joined", None):
+            async with self.access_lock:  # not while a ``_follow_access`` moves it
+                await self._leave_groups()
 
     def _view_group(self) -> str:
         if self.seat is None:
@@ -215,28 +225,37 @@ class TableConsumer(JsonFrameConsumer):
     async def _follow_access(self) -> bool:
         """Ask again which seat this socket's user holds; move the socket to that seat's view
         (or the public one) with a full frame, or close it if the table is no longer theirs
-        to see. Returns whether the socket stays open."""
-        access = await self._access()
-        if access is None:
-            await self._leave_groups()
-            await self.send_error(ACCESS_LOST, str(ACCESS_LOST_MESSAGE))
-            await self.close(code=ACCESS_LOST_CODE)
-            return False
-        seat = access[0]
-        if seat != self.seat:
-            old = self._view_group()
-            await self.channel_layer.group_discard(old, self.channel_name)
-            self.seat = seat
-            self.groups_joined = [g for g in self.groups_joined if g != old]
-            self.groups_joined.append(self._view_group())
-            await self.channel_layer.group_add(self._view_group(), self.channel_name)
-            # The next view is a full one for the new seat, whatever version it is at.
-            self.sent_version, self.early = -1, {}
-            await self._send_sync()
-        return True
+        to see. Returns whether the socket stays open. One at a time: a ``table.changed`` and
+        a fanned-out push addressed to another holder can both ask."""
+        async with self.access_lock:
+            if self.view_joined is None and not self.groups_joined:
+                return False  # closed by the call before this one
+            access = await self._access()
+            if access is None:
+                await self._leave_groups()
+                await self.send_error(ACCESS_LOST, str(ACCESS_LOST_MESSAGE))
+                await self.close(code=ACCESS_LOST_CODE)
+                return False
+            seat = access[0]
+            if seat != self.seat:
+                old, self.view_joined = self.view_joined, None
+                self.outbox.clear()  # views of the old seat's group: never passed on now
+                if old is not None:
+                    await fanout.leave(old, self)
+                self.seat = seat
+                self.view_joined = self._view_group()
+                await fanout.join(self.view_joined, self)
+                # The next view is a full one for the new seat, whatever version it is at.
+                self.sent_version, self.early = -1, {}
+                await self._send_sync()
+            return True
 
     async def _leave_groups(self) -> None:
         groups, self.groups_joined = self.groups_joined, []
+        view, self.view_joined = self.view_joined, None
+        self.outbox.clear()
+        if view is not None:
+            await fanout.leave(view, self)
         for group in groups:
             await self.channel_layer.group_discard(group, self.channel_name)
         await self._presence(-1)
@@ -308,7 +327,36 @@ class TableConsumer(JsonFrameConsumer):
         if frame is not None:
             await self._send_view(frame["version"], broadcast.encode(frame))
 
+    def fanout_push(self, group: str, event: dict) -> None:
+        """A view push of ``group`` from this process's fan-out (``ttr_site/fanout.py``):
+        called by its reader, which must not wait on any one socket, so the view is queued
+        here and taken by this socket's own pump task, one after another."""
+        self.outbox.append((group, event))
+        if self.pump is None:
+            self.pump = asyncio.get_running_loop().create_task(self._pump_views())
+
+    async def _pump_views(self) -> None:
+        try:
+            while self.outbox:
+                group, event = self.outbox.popleft()
+                if group != self.view_joined:
+                    continue  # pushed to the group this socket has since left
+                try:
+                    await self._take_view(event)
+                except Exception as exc:
+                    # The socket closed under it, or an outage: the client resyncs.
+                    if (service := service_down(exc)) is None:
+                        log.info("a view push was not sent: %r", exc)
+                    else:
+                        log.warning("a view push met an outage (%s): %r", service, exc)
+        finally:
+            self.pump = None
+
     async def view_push(self, event):
+        """A view push through the channel layer (embedded mode: no fan-out)."""
+        await self._take_view(event)
+
+    async def _take_view(self, event):
         # Moves are made in order (one writer per table) but pushed after commit by whichever
         # process made them, so a push can overtake the one before it. Send views in order:
         # drop one the client already has, hold one that skips a version until the missing
@@ -318,7 +366,8 @@ class TableConsumer(JsonFrameConsumer):
         if holder is not None and holder != getattr(self.user, "pk", None):
             # A seat's view for whoever holds the seat now, not this socket's user: this
             # socket's user gave the seat up or moved to another. Never pass it on.
-            await self._follow_access()
+            with translation.override(self._language()):  # its frames, if it is closed
+                await self._follow_access()
             return
         if version <= self.sent_version:
             return

@@ -12,8 +12,12 @@ time under a lock. Under load that thread and the GIL it needed for each reply b
 queue: all six threads making moves in a web process waited on it (``py-spy dump``), and a
 player's move took 0.8 s (p50) to come back with 20% of the CPU idle.
 
+A view push (a message whose type is in ``ttr_site.fanout.FANOUT_TYPES``) goes to its group's
+fan-out channel instead, in the same pipeline: each web process hands it to its own sockets
+without the channel layer's per-socket dispatch (``ttr_site/fanout.py``).
+
 Embedded mode keeps ``async_to_sync``: its in-memory layer hands sends to the web server's
-loop anyway.
+loop anyway (and carries the view pushes too: there is no fan-out without Redis).
 """
 
 import threading
@@ -24,7 +28,7 @@ from channels.layers import get_channel_layer
 from channels_redis.utils import _consistent_hash, decode_hosts
 from django.conf import settings
 
-from ttr_site import redis_retry
+from ttr_site import fanout, redis_retry
 
 PUBLISH_TIMEOUT = 5  # seconds
 _lock = threading.Lock()
@@ -39,11 +43,15 @@ def group_send_all(messages: list[tuple[str, dict]]) -> None:
     layer, clients = get_channel_layer(), _redis_clients()
     pipelines = {}
     for group, message in messages:
-        channel = group_channel(group)
-        index = _consistent_hash(channel, len(clients))
+        if message["type"] in fanout.FANOUT_TYPES:  # one host: the fan-out's (see there)
+            channel, index, data = fanout.fanout_channel(group), 0, fanout.pack(message)
+        else:
+            channel = group_channel(group)
+            index = _consistent_hash(channel, len(clients))
+            data = layer.serialize(message)
         if index not in pipelines:
             pipelines[index] = clients[index].pipeline(transaction=False)
-        pipelines[index].publish(channel, layer.serialize(message))
+        pipelines[index].publish(channel, data)
     for pipeline in pipelines.values():
         pipeline.execute()
 

@@ -10,9 +10,8 @@ import asyncio
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 
 from games import broadcast, consumers, engine, services
 from games.models import Game
@@ -44,6 +43,11 @@ def _move_twice_unannounced(table, cast, monkeypatch) -> list[tuple[str, dict]]:
     return [m for group, m in captured if group == seat_group and m["type"] == "view.push"]
 
 
+async def _push(group: str, message: dict) -> None:
+    """Publish one push the way a move does (the fan-out with Redis, Channels embedded)."""
+    await sync_to_async(broadcast.send_all)([(group, message)])
+
+
 async def _drain(communicator) -> list[dict]:
     frames = []
     while not await communicator.receive_nothing(timeout=0.3):
@@ -61,7 +65,7 @@ def test_swapped_pushes_reach_the_client_in_version_order(started, cast, monkeyp
         )
         group = broadcast.seat_group(started.pk, 0)
         for message in (second, first, second, first):  # swapped, then both again
-            await get_channel_layer().group_send(group, message)
+            await _push(group, message)
         views = [f for f in await receive_until(alice, is_view(2)) if f["type"] == "view"]
         assert [(f["version"], f["log_start"] > 0) for f in views] == [(1, True), (2, True)]
         await asyncio.sleep(consumers.HOLD_SECONDS + 0.2)
@@ -80,11 +84,11 @@ def test_a_push_whose_predecessor_is_lost_becomes_a_full_frame(started, cast, mo
             started, cast, monkeypatch
         )
         group = broadcast.seat_group(started.pk, 0)
-        await get_channel_layer().group_send(group, second)
+        await _push(group, second)
         frames = await receive_until(alice, lambda f: f["type"] == "view")
         frame = frames[-1]
         assert (frame["type"], frame["version"], frame["log_start"]) == ("view", 2, 0)
-        await get_channel_layer().group_send(group, first)  # late: the client has it already
+        await _push(group, first)  # late: the client has it already
         assert not [f for f in await _drain(alice) if f["type"] == "view"]
         await alice.disconnect()
 
