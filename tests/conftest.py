@@ -9,6 +9,7 @@ import os
 import shutil
 import socket
 import uuid
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
@@ -75,18 +76,76 @@ def _waits_on_servers(item) -> bool:
 
 
 LIVE_SHARDS = ("live1", "live2")
+# Seconds each module of the tests that wait on servers took (a ``make test`` half, 2026-11-25,
+# from pytest's --junitxml), to deal the modules into halves of equal time; a module not
+# listed counts as ``LIVE_DEFAULT_SECONDS``. Rough figures do: only their order matters much.
+LIVE_SECONDS = {
+    "games/test_whole_game_browser.py": 179,
+    "games/test_table_page_browser.py": 130,
+    "ladder/test_knockout_browser.py": 105,
+    "ladder/test_table_call_browser.py": 100,
+    "api/test_schemathesis_live.py": 89,
+    "games/test_turn_signals_browser.py": 61,
+    "games/test_analysis_live.py": 55,
+    "games/test_background_work_live.py": 50,
+    "reliability/test_rate_limits.py": 49,
+    "games/test_clocks_ratings_replay_browser.py": 49,
+    "reliability/test_fuzz.py": 45,
+    "games/test_seat_actions_browser.py": 42,
+    "reliability/test_worker_kill.py": 42,
+    "ladder/test_swiss_browser.py": 40,
+    "ladder/test_arena_browser.py": 40,
+    "games/test_board_browser.py": 40,
+    "reliability/test_web_restart.py": 35,
+    "ladder/test_tournament_live.py": 34,
+    "reliability/test_redis_restart.py": 34,
+    "ladder/test_arena_live.py": 31,
+    "reliability/test_postgres_outage.py": 31,
+    "ladder/test_live_standings_browser.py": 28,
+    "reliability/test_hostile_input.py": 26,
+    "test_csp_browser.py": 24,
+    "ladder/test_tournament_browser.py": 24,
+    "test_polish_browser.py": 23,
+    "ladder/test_knockout_live.py": 22,
+    "test_live_site.py": 22,
+    "test_languages_browser.py": 20,
+    "api/test_bot_client_live.py": 15,
+    "games/test_table_form_browser.py": 15,
+    "games/test_table_client.py": 12,
+    "test_quiet_console.py": 6,
+    "reliability/test_scale_out.py": 4,
+    "reliability/test_fanout.py": 3,
+    "reliability/test_outages.py": 3,
+    "reliability/test_push_order.py": 2,
+    "reliability/test_broker_transport.py": 1,
+}
+LIVE_DEFAULT_SECONDS = 30
+
+
+def _live_shards(modules: list[str]) -> dict[str, str]:
+    """Each module's half: the longest first, each to the half with the least time so far."""
+    root = Path(__file__).parent
+
+    def seconds(path: str) -> int:
+        return LIVE_SECONDS.get(Path(path).relative_to(root).as_posix(), LIVE_DEFAULT_SECONDS)
+
+    totals = dict.fromkeys(LIVE_SHARDS, 0)
+    shard = {}
+    for path in sorted(modules, key=lambda p: (-seconds(p), p)):
+        least = min(LIVE_SHARDS, key=lambda s: (totals[s], s))
+        shard[path] = least
+        totals[least] += seconds(path)
+    return shard
 
 
 def pytest_collection_modifyitems(config, items):
     """``TESTS=rest`` keeps the tests that do not wait on servers; ``TESTS=live1`` and
-    ``live2`` each half of those that do (their modules in name order, taken in turn, so that
-    neighbours such as the fault drills split); ``TESTS=live`` all of them. ``make test`` runs
-    rest, live1 and live2 side by side; unset, everything runs."""
+    ``live2`` each half of those that do (by time: ``_live_shards``); ``TESTS=live`` all of
+    them. ``make test`` runs rest, live1 and live2 side by side; unset, everything runs."""
     group = os.environ.get("TESTS", "")
     if group not in ("live", "rest", *LIVE_SHARDS):
         return
-    modules = sorted({str(item.path) for item in items if _waits_on_servers(item)})
-    shard = {path: LIVE_SHARDS[i % len(LIVE_SHARDS)] for i, path in enumerate(modules)}
+    shard = _live_shards(sorted({str(item.path) for item in items if _waits_on_servers(item)}))
     keep, drop = [], []
     for item in items:
         if not _waits_on_servers(item):
