@@ -15,7 +15,7 @@ Terms:
   order) and applied at once through the rule modules' change functions (``cards.draw``,
   ``routes.claim``, ``stations.build``...) with ints, as ``apply_trusted`` would apply the
   action: no action dict is built and parsed back (but a station's: at most 3 a seat, and
-  ``search._station_at`` finds its city). The ticket choices, the pass, and every decision
+  ``counting._station_at`` finds its city). The ticket choices, the pass, and every decision
   with Warehouses & Depots go through ``sample_action`` and ``apply_trusted``. A test plays
   both ways over games of every rule set and compares the final states, logs and rng
   states included (``benchmarks/engine.py`` compares its games too).
@@ -27,6 +27,7 @@ from random import Random
 
 from . import phases
 from .actions import apply_trusted, current_seats
+from .counting import _claim_count, _claim_total, _station_at
 from .rules.cards import draw, recheck_faceup
 from .rules.payment import counts_of, options
 from .rules.routes import (
@@ -40,7 +41,7 @@ from .rules.routes import (
 from .rules.stations import build, station_options
 from .rules.tickets import apply_draw_tickets
 from .rules.turns import end_turn
-from .search import _claim_count, _claim_total, _station_at, sample_action
+from .search import sample_action
 
 TURN = phases.TURN
 DRAW2 = phases.DRAW2
@@ -133,7 +134,7 @@ def _second_card(state, seat: int, randrange) -> bool | None:
 
 
 def _station_count(state, seat: int) -> int:
-    """The station actions: payments (``search._pay_count``, inline) x free cities."""
+    """The station actions: payments (``counting._pay_count``, inline) x free cities."""
     left = state.stations_left[seat]
     if left <= 0:
         return 0
@@ -152,7 +153,7 @@ def _station_count(state, seat: int) -> int:
 
 
 def _claim(state, seat: int, i: int, rows: tuple) -> bool:
-    """Claim action ``i`` of the seat (``search._claim_at`` without the dict)."""
+    """Claim action ``i`` of the seat (``counting._claim_at`` without the dict)."""
     groups = state.open_cache[2][seat]  # filled by ``playout``, kept by ``place``
     length, ferry, color, members, npay, i = _claim_count(state, seat, i, groups)
     r, p = divmod(i, npay)

@@ -18,15 +18,9 @@ import random
 import pytest
 
 import games.engine as E
+from games.engine.counting import _claim_count, _claim_total
 from games.engine.rules.routes import compute_open_groups, open_counts, open_groups
-from games.engine.search import (
-    _claim_count,
-    _claim_total,
-    action_at,
-    clone,
-    count_actions,
-    sample_action,
-)
+from games.engine.search import action_at, clone, count_actions, sample_action
 from games.engine.state import GameState
 
 CONFIGS = [
