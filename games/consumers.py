@@ -199,8 +199,11 @@ class TableConsumer(JsonFrameConsumer):
         await self._presence(+1)
 
     async def disconnect(self, code):
-        if getattr(self, "groups_joined", None) or getattr(self, "view_joined", None):
-            async with self.access_lock:  # not while a ``_follow_access`` moves it
+        if not hasattr(self, "access_lock"):
+            return
+        async with self.access_lock:  # not while a ``_follow_access`` moves or closes it
+            # (asked again inside: a ``_follow_access`` that closed the socket left them)
+            if getattr(self, "groups_joined", None) or self.view_joined is not None:
                 await self._leave_groups()
 
     def _view_group(self) -> str:

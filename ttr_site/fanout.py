@@ -81,7 +81,10 @@ class Hub:
     """The view groups of one event loop's sockets, and the one connection that reads them."""
 
     def __init__(self) -> None:
-        self.members: dict[str, set] = {}  # fan-out channel -> the sockets in its group
+        # fan-out channel -> the sockets in its group, held weakly: a socket whose consumer
+        # ended without its ``disconnect`` (an unexpected error) is not kept alive here; its
+        # channel stays subscribed, unused, until the group's next socket leaves
+        self.members: dict[str, weakref.WeakSet] = {}
         self.groups: dict[str, str] = {}  # fan-out channel -> group name
         self.lock = asyncio.Lock()
         host = decode_hosts(settings.CHANNEL_LAYERS["default"]["CONFIG"].get("hosts"))[0]
@@ -95,7 +98,7 @@ class Hub:
             members = self.members.get(channel)
             if members is None:
                 await self.pubsub.subscribe(channel)
-                members = self.members[channel] = set()
+                members = self.members[channel] = weakref.WeakSet()
                 self.groups[channel] = group
                 if self.reader is None:
                     self.reader = asyncio.ensure_future(self._read())

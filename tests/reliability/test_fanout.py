@@ -4,6 +4,7 @@ connection that Redis closes under the reader is made again, so the sockets stil
 getting their moves' views without asking."""
 
 import asyncio
+import gc
 
 import pytest
 import redis
@@ -111,5 +112,31 @@ def test_a_socket_keeps_getting_views_after_redis_drops_the_fan_out(started, cas
         assert not [f for f in frames if f["type"] == "error"]
         assert frames[-1]["seat"] == 0 and frames[-1]["log_start"] > 0  # a push, not a resync
         await alice.disconnect()
+
+    async_to_sync(scenario)()
+
+
+def test_a_socket_that_ended_without_leaving_is_not_kept():
+    """A consumer that ends on an unexpected error never runs ``disconnect``: the hub holds
+    its sockets weakly, so it does not keep one alive (nor push to it) after that."""
+
+    class Member:
+        channel_name = "x"
+        pushed: list = []
+
+        def fanout_push(self, group, message):
+            self.pushed.append(message)
+
+    async def scenario():
+        hub = fanout._hub()
+        member = Member()
+        await fanout.join("fanout-test-gone", member)
+        channel = fanout.fanout_channel("fanout-test-gone")
+        assert list(hub.members[channel]) == [member]
+        del member
+        gc.collect()
+        assert list(hub.members[channel]) == []
+        hub._deliver(channel, fanout.pack({"type": "view.push", "version": 1, "text": "{}"}))
+        assert Member.pushed == []
 
     async_to_sync(scenario)()
