@@ -105,8 +105,8 @@ def game_changed(
     ``holders``: the user who holds each seat at this version (a seat played by a bot, its
     own or handed over, has none: nobody may see its view). Each seat's push names its
     holder, and a socket passes on only the pushes addressed to its own user
-    (``TableConsumer.view_push``), so a seat's secrets never reach a socket that connected
-    while someone else held the seat."""
+    (``games.view_stream.ViewStream._take_view``), so a seat's secrets never reach a socket
+    that connected while someone else held the seat."""
     messages = []
     for seat, holder in sorted(holders.items()):
         frame = view_frame(state, version, seat, since, entries, running=running)

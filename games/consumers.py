@@ -11,7 +11,7 @@ change of who holds a seat. Server frames: ``view`` (see
 
 A table socket sends its client views in version order, each version at most once: pushes
 come from whichever web process or worker made the move, so two moves' pushes can arrive
-swapped (see ``TableConsumer._take_view``). With Redis, the views reach a socket through the
+swapped (see ``games.view_stream``). With Redis, the views reach a socket through the
 process's fan-out (``ttr_site/fanout.py``), not through the channel layer's dispatch.
 """
 
@@ -35,6 +35,7 @@ from games.errors import GameError
 from games.models import ChatMessage, Game, Table
 from games.presenters import table_summary
 from games.reasons import reason_message
+from games.view_stream import HOLD_SECONDS, ViewStream  # noqa: F401 (HOLD_SECONDS: tests)
 from ttr_site import fanout
 from ttr_site.i18n import scope_language
 from ttr_site.outages import MESSAGES as OUTAGE_MESSAGES
@@ -47,9 +48,6 @@ log = logging.getLogger(__name__)
 MAX_FRAME = 16_384  # bytes; an action or a chat line is far smaller
 PRESENCE_TTL = 24 * 3600
 CHAT_HISTORY = 50
-# How long a pushed view that skips a version waits for the missing one before the client is
-# sent a full frame instead; pushes overtake each other by milliseconds.
-HOLD_SECONDS = 0.5
 SERVER_ERROR = _("Something went wrong; nothing was changed.")
 # A socket whose user may no longer see its table (removed from a private table or league) is
 # closed with this code, after an error frame that says why.
@@ -148,11 +146,6 @@ class JsonFrameConsumer(AsyncWebsocketConsumer):
         await self.send_json(event["frame"])
 
 
-def _log_failure(task: asyncio.Task) -> None:
-    if not task.cancelled() and task.exception() is not None:
-        log.warning("could not queue a message to a socket: %r", task.exception())
-
-
 def _jsonable(params: dict) -> dict:
     return json.loads(json.dumps(params, default=str))
 
@@ -162,7 +155,7 @@ def _jsonable(params: dict) -> dict:
 SEAT_CHANGES = {"take_back": services.table_take_back, "leave": services.table_leave}
 
 
-class TableConsumer(JsonFrameConsumer):
+class TableConsumer(ViewStream, JsonFrameConsumer):
     """One table: the seat's own view (or the public one), chat and presence.
 
     The seat whose view a socket gets follows its user: whenever who holds a seat or who may
@@ -329,77 +322,6 @@ class TableConsumer(JsonFrameConsumer):
         frame = await self._sync_frame()
         if frame is not None:
             await self._send_view(frame["version"], broadcast.encode(frame))
-
-    def fanout_push(self, group: str, event: dict) -> None:
-        """A view push of ``group`` from this process's fan-out (``ttr_site/fanout.py``):
-        called by its reader, which must not wait on any one socket, so the view is queued
-        here and taken by this socket's own pump task, one after another."""
-        self.outbox.append((group, event))
-        if self.pump is None:
-            self.pump = asyncio.get_running_loop().create_task(self._pump_views())
-
-    async def _pump_views(self) -> None:
-        try:
-            while self.outbox:
-                group, event = self.outbox.popleft()
-                if group != self.view_joined:
-                    continue  # pushed to the group this socket has since left
-                try:
-                    await self._take_view(event)
-                except Exception as exc:
-                    # The socket closed under it, or an outage: the client resyncs.
-                    if (service := service_down(exc)) is None:
-                        log.info("a view push was not sent: %r", exc)
-                    else:
-                        log.warning("a view push met an outage (%s): %r", service, exc)
-        finally:
-            self.pump = None
-
-    async def view_push(self, event):
-        """A view push through the channel layer (embedded mode: no fan-out)."""
-        await self._take_view(event)
-
-    async def _take_view(self, event):
-        # Moves are made in order (one writer per table) but pushed after commit by whichever
-        # process made them, so a push can overtake the one before it. Send views in order:
-        # drop one the client already has, hold one that skips a version until the missing
-        # one comes (then both, in order) or, after HOLD_SECONDS, send a full frame instead.
-        version, text = event["version"], event["text"]
-        holder = event.get("holder")
-        if holder is not None and holder != getattr(self.user, "pk", None):
-            # A seat's view for whoever holds the seat now, not this socket's user: this
-            # socket's user gave the seat up or moved to another. Never pass it on.
-            with translation.override(self._language()):  # its frames, if it is closed
-                await self._follow_access()
-            return
-        if version <= self.sent_version:
-            return
-        if version > self.sent_version + 1:
-            if not self.early:
-                asyncio.get_running_loop().call_later(HOLD_SECONDS, self._hold_expired)
-            self.early[version] = text
-            return
-        await self._send_view(version, text)
-        while (following := self.sent_version + 1) in self.early:
-            await self._send_view(following, self.early.pop(following))
-
-    async def _send_view(self, version: int, text: str) -> None:
-        """Send a view (already encoded) unless the client has a newer one."""
-        if version < self.sent_version:
-            return
-        self.sent_version = version
-        self.early = {v: t for v, t in self.early.items() if v > version}
-        await self.send(text_data=text)
-
-    def _hold_expired(self) -> None:
-        # Handled in the consumer's own message loop, in turn with the pushes.
-        message = {"type": "views.overdue"}
-        task = asyncio.ensure_future(self.channel_layer.send(self.channel_name, message))
-        task.add_done_callback(_log_failure)
-
-    async def views_overdue(self, event):
-        if self.early:
-            await self._send_sync()
 
     @database_sync_to_async
     def _sync_frame(self):
