@@ -160,13 +160,19 @@ def _claim(state, seat: int, i: int, rows: tuple) -> bool:
     wild = state.wild
     colors = range(wild) if color < 0 else (color,)
     c, k = options(state.hands[seat], wild, length, ferry, colors)[p]
+    return claim(state, seat, rows[members[r][0]], c, _counts(wild, c, k, length), [])
+
+
+def _counts(wild: int, c: int, k: int, total: int) -> list:
+    """Card counts by colour of payment option ``(c, k)`` for ``total`` cards (as
+    ``payment.counts_of`` reads them off the action's cards)."""
     counts = [0] * (wild + 1)
     if c == wild:
-        counts[wild] = length
+        counts[wild] = total
     else:
-        counts[c] = length - k
+        counts[c] = total - k
         counts[wild] = k
-    return claim(state, seat, rows[members[r][0]], c, counts, [])
+    return counts
 
 
 def _tunnel(state, seat: int, randrange) -> bool:
@@ -177,15 +183,7 @@ def _tunnel(state, seat: int, randrange) -> bool:
     if i == len(payments):
         return apply_decline_tunnel(state, seat)
     c, k = payments[i]
-    wild = state.wild
-    extra = state.tunnel["extra"]
-    counts = [0] * (wild + 1)
-    if c == wild:
-        counts[wild] = extra
-    else:
-        counts[c] = extra - k
-        counts[wild] = k
-    return pay_tunnel(state, seat, counts)
+    return pay_tunnel(state, seat, _counts(state.wild, c, k, state.tunnel["extra"]))
 
 
 def _slot(faceup: list, i: int, skip: int) -> int:
