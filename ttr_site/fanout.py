@@ -116,8 +116,8 @@ class Hub:
                 try:
                     await self.pubsub.unsubscribe(channel)
                 except (OSError, aioredis.RedisError) as exc:
-                    # Redis is down: the reader subscribes only to the groups still in use
-                    # when it reconnects.
+                    # Redis is down: the reconnect may subscribe to the channel again, and
+                    # its pushes are then dropped here (``_deliver``: no sockets)
                     log.info("could not unsubscribe %s: %r", channel, exc)
 
     async def _read(self) -> None:
