@@ -9,6 +9,7 @@ from urllib.parse import urlparse
 
 import pytest
 
+from games import services
 from tests.live import LiveSite
 from tests.reliability.faults import RedisServer, TcpProxy
 
@@ -33,3 +34,11 @@ def drill_site(tmp_path_factory):
         site.stop()
         proxy.stop()
         redis.kill()
+
+
+@pytest.fixture
+def started(cast):
+    """A two-seat table of alice (seat 0) and bob (seat 1), its game dealt."""
+    table = services.table_create(owner=cast["alice"], seat_count=2)
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    return table

@@ -20,13 +20,6 @@ from ttr_site import fanout
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.redis]
 
 
-@pytest.fixture
-def started(cast):
-    table = services.table_create(owner=cast["alice"], seat_count=2)
-    services.table_join(table_id=table.pk, user=cast["bob"])
-    return table
-
-
 def _subscribers(group: str) -> int:
     """How many connections Redis has subscribed to the group's fan-out channel."""
     client = redis.Redis.from_url(settings.REDIS_URL)

@@ -10,20 +10,12 @@ from asgiref.sync import async_to_sync
 from django.test import Client
 from rest_framework.test import APIClient
 
-from games import services
 from games.models import Table
 from tests.api.test_bot_client_live import make_token
 from tests.games.test_table_socket import is_view, receive_until, socket
 from tests.live import LiveSite
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def started(cast):
-    table = services.table_create(owner=cast["alice"], seat_count=2)
-    services.table_join(table_id=table.pk, user=cast["bob"])
-    return table
 
 
 def _error(frames: list) -> dict:

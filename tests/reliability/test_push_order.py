@@ -20,13 +20,6 @@ from tests.games.test_table_socket import is_view, receive_until, socket
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def started(cast):
-    table = services.table_create(owner=cast["alice"], seat_count=2)
-    services.table_join(table_id=table.pk, user=cast["bob"])
-    return table
-
-
 def _move_twice_unannounced(table, cast, monkeypatch) -> list[tuple[str, dict]]:
     """Make two moves; return their pushes, held back from the channel layer."""
     captured = []

@@ -40,13 +40,6 @@ def fresh_cache(settings):
     }
 
 
-@pytest.fixture
-def started(cast):
-    table = services.table_create(owner=cast["alice"], seat_count=2)
-    services.table_join(table_id=table.pk, user=cast["bob"])
-    return table
-
-
 async def _answer(communicator) -> dict:
     """The next frame that is not a push (view, table, chat, presence)."""
     frames = await receive_until(
