@@ -17,7 +17,6 @@ import os
 import statistics
 import sys
 import time
-from collections import deque
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -60,8 +59,8 @@ def _socket(user_id: int) -> Counted:
     socket.scope = {"type": "websocket", "headers": [], "url_route": {"kwargs": {}}}
     socket.user = SimpleNamespace(pk=user_id, is_authenticated=True)
     socket.language = "en"
-    socket.sent_version, socket.early = -1, {}
-    socket.outbox, socket.pump, socket.access_lock = deque(), None, asyncio.Lock()
+    socket.views_begin()
+    socket.access_lock = asyncio.Lock()
     socket.groups_joined = []
     return socket
 

@@ -19,7 +19,6 @@ import asyncio
 import json
 import logging
 import time
-from collections import deque
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -166,12 +165,8 @@ class TableConsumer(ViewStream, JsonFrameConsumer):
     async def connect(self):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
-        self.sent_version = -1  # the newest view version this client was sent
-        self.early: dict[int, str] = {}  # pushed views waiting for the version before them
-        self.outbox: deque = deque()  # fanned-out views not yet taken (``fanout_push``)
-        self.pump: asyncio.Task | None = None
+        self.views_begin()
         self.access_lock = asyncio.Lock()  # one ``_follow_access`` at a time
-        self.view_joined: str | None = None  # the view group whose pushes this socket gets
         access = await self._access()
         if access is None:
             await self.close(code=4404)

@@ -12,6 +12,7 @@ web process or worker made each move, so two moves' pushes can arrive swapped.
 
 import asyncio
 import logging
+from collections import deque
 
 from django.utils import translation
 
@@ -32,9 +33,16 @@ def _log_failure(task: asyncio.Task) -> None:
 class ViewStream:
     """The view half of a table socket. The consumer provides ``user``, ``channel_layer``,
     ``channel_name``, ``send``, ``_language``, ``_follow_access`` (move to the seat its user
-    holds now, or close) and ``_send_sync`` (a full frame), and sets at connect
-    ``sent_version`` (-1), ``early`` ({}), ``outbox`` (a deque), ``pump`` (None) and
-    ``view_joined`` (the view group it gets pushes of)."""
+    holds now, or close) and ``_send_sync`` (a full frame), calls ``views_begin`` at connect
+    and sets ``view_joined`` once it joins its view group."""
+
+    def views_begin(self) -> None:
+        """The view state of a new socket: nothing sent, held or queued, no view group."""
+        self.sent_version = -1  # the newest view version this client was sent
+        self.early: dict[int, str] = {}  # pushed views waiting for the version before them
+        self.outbox: deque = deque()  # fanned-out views not yet taken (``fanout_push``)
+        self.pump: asyncio.Task | None = None
+        self.view_joined: str | None = None  # the view group whose pushes this socket gets
 
     def fanout_push(self, group: str, event: dict) -> None:
         """A view push of ``group`` from this process's fan-out (``ttr_site/fanout.py``):
