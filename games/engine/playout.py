@@ -27,7 +27,7 @@ from random import Random
 
 from . import phases
 from .actions import apply_trusted, current_seats
-from .counting import _claim_count, _claim_total, _station_at
+from .counting import _claim_count, _claim_total, _station_at, _stations
 from .rules.cards import draw, recheck_faceup
 from .rules.payment import counts_of, options
 from .rules.routes import (
@@ -107,7 +107,8 @@ def _turn(state, seat: int, randrange, rows: tuple) -> bool | None:
     tickets = draws + (1 if state.ticket_deck else 0)
     m = state.open_cache[3][seat]
     claims = tickets + _claim_total(state, seat, m if m is not None else open_counts(state, seat))
-    stations = _station_count(state, seat)
+    pays, free = _stations(state, seat)
+    stations = pays * free
     if not claims and not stations:
         return None  # the pass
     i = randrange(claims + stations)
@@ -131,25 +132,6 @@ def _second_card(state, seat: int, randrange) -> bool | None:
     if not n:  # pragma: no cover - never (a first card leaves a second to take or ends the
         return None  # turn); left to the sampled loop, as randrange(0) would spin
     return draw(state, seat, _slot(faceup, randrange(n) - deck, wild), -1, True)
-
-
-def _station_count(state, seat: int) -> int:
-    """The station actions: payments (``counting._pay_count``, inline) x free cities."""
-    left = state.stations_left[seat]
-    if left <= 0:
-        return 0
-    hand = state.hands[seat]
-    wild = state.wild
-    cost = state.cfg.station_costs[state.cfg.stations - left]
-    w = hand[wild]
-    hi = w if w < cost else cost - 1
-    pays = 1 if w >= cost else 0
-    for h in hand[:wild]:
-        if h:
-            lo = cost - h if h < cost else 0
-            if hi >= lo:
-                pays += hi - lo + 1
-    return pays * state.station_at.count(-1) if pays else 0
 
 
 def _claim(state, seat: int, i: int, rows: tuple) -> bool:
