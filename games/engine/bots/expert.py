@@ -9,21 +9,23 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   cards short); a face-up draw per colour, the blind draw; the hard bot's own choice (the
   only way tickets or a station are searched). Hundreds of payment variants become a
   handful; at most ``MAX_CANDIDATES``, the hard bot's choice first.
-- *playout*: a candidate applied to a fresh clone of one world, then every seat played by
-  the hard bot's judgement (its ticket choices by the cheaper medium bot's) for ``ROUNDS``
-  rounds, up to the seat's next turn, then the world valued (``expert_world.values``): the
-  seat's own next move is left out, else delaying a claim by a turn would look free.
-  Stopping early and valuing is what makes a playout cheap enough to run dozens per decision.
-  Near the end (``ENDGAME_TURNS`` turns likely left) a playout goes on to the final scoring,
-  which is then exact for that world: the end game's timing and longest-path fights.
+- *playout*: a candidate applied to a fresh clone of one world, then the game played to
+  its final scoring by every seat following its plan (``rollout``: a few microseconds a
+  decision, against about a millisecond for the hard bot, so a playout can go to the end,
+  where the world's result is exact: tickets finished or failed, the longest path, a planned
+  route taken by another seat, the end's timing). Its *reward* is the final margin squashed
+  into 0..1 (``expert_world.reward``).
 - *search*: determinized flat Monte-Carlo with sequential halving. Each round samples one
   world and plays every surviving candidate in it with the same rollout seed (common random
-  numbers: candidates are compared on equal luck); after rounds 2, 4, 8, ... the worse half
-  is dropped (never the hard bot's choice). It stops at the budget: ``budget`` seconds of
-  this thread's CPU time, or ``playouts`` playouts (reproducible: the tests use it); a round
-  the budget cuts short is not counted. The
-  choice is the surviving candidate with the best mean reward, the hard bot's own choice
-  getting ``PRIOR_BONUS``.
+  numbers: candidates are compared on equal luck); after rounds ``FIRST_CUT``, twice that,
+  ... the worse half is dropped (never the hard bot's choice). It stops at the budget:
+  ``budget`` seconds of this thread's CPU time, or ``playouts`` playouts (reproducible: the
+  tests use it); a round the budget cuts short is not counted.
+- *choice*: the hard bot's own choice, unless a surviving candidate beats it clearly: its
+  *edge* (mean reward minus the hard bot's choice's in the same worlds) is more than
+  ``CONFIDENCE`` standard errors of that mean above ``PRIOR_EDGE``. The search is noisy at
+  a small budget; the hard bot is a sound default, and the paired comparison is what lets a
+  few dozen worlds tell a real gain from luck.
 - Trivial decisions (one legal action) return at once; ticket choices (set-up and in play)
   are the hard bot's, whose Monte-Carlo completion odds judge them better than a short
   playout can.
@@ -41,23 +43,24 @@ so the same view, legal actions and seed give the same decision whatever is hidd
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from .. import phases
-from ..actions import apply_action, apply_trusted, current_seats, legal_actions
-from ..views import view_for
+from ..actions import apply_action
 from . import expert_world as world
+from . import rollout
 from .hard import Hard
 from .medium import Medium
 
 DEFAULT_BUDGET = 1.0  # CPU seconds per decision on the site (at most 2 s: issue 26)
 MAX_CANDIDATES = 8
-ROUNDS = 1  # rounds of play after the candidate before a world is valued
-PRIOR_BONUS = 0.1  # reward added to the hard bot's choice (about 4 points of margin)
-ENDGAME_TURNS = 16  # turns (all seats) likely left when playouts go on to the final scoring
-END_OF_GAME = 1 << 30
-MAX_STEPS = 400  # decisions in one playout (a safety net: the end comes well before)
+# another candidate replaces the hard bot's choice when its mean reward over it in the same
+# worlds exceeds PRIOR_EDGE plus CONFIDENCE standard errors of that mean
+CONFIDENCE = 1.0
+PRIOR_EDGE = 0.0
+FIRST_CUT = 4  # rounds before the halving first drops candidates (then at 8, 16, ...)
 WALL_FACTOR = 3.0  # a decision also stops after this many times its budget of wall time
 
 
@@ -92,21 +95,32 @@ def evaluate(view: dict, legal: list, budget=DEFAULT_BUDGET, seed: int = 0, play
     hard = Hard(view, legal, random.Random(rng.getrandbits(32)))
     prior = hard.choose()
     cands = candidates(hard, view, prior)
-    stats = [[0.0, 0.0, 0] for _ in cands]
+    stats = [[0.0, 0.0, 0, 0.0, 0.0] for _ in cands]
     if len(cands) > 1:
         _search(view, cands, stats, rng, budget, playouts)
     out = []
-    for i, (action, (total, margin, visits)) in enumerate(zip(cands, stats, strict=True)):
-        mean = total / visits if visits else 0.0
+    rows = zip(cands, stats, strict=True)
+    for i, (action, (total, margin, visits, edge, square)) in enumerate(rows):
+        n = visits or 1
+        mean = edge / n
+        spread = math.sqrt(max(0.0, square / n - mean * mean) / max(1, visits - 1))
         out.append({
             "action": action,
-            "value": mean,
-            "margin": margin / visits if visits else 0.0,
+            "value": total / n,
+            "margin": margin / n,
             "visits": visits,
             "prior": i == 0,
+            "edge": mean,  # mean reward over the hard bot's choice in the same worlds
+            "edge_se": spread,
         })  # fmt: skip
     top = max(r["visits"] for r in out)  # the survivors of the halving
-    out.sort(key=lambda r: (r["visits"] < top, -(r["value"] + PRIOR_BONUS * r["prior"])))
+
+    def rank(r) -> tuple:
+        # a survivor replaces the hard bot's choice only when it is clearly better
+        sure = r["prior"] or r["edge"] > CONFIDENCE * r["edge_se"] + PRIOR_EDGE
+        return (r["visits"] < top, not sure, -r["value"])
+
+    out.sort(key=rank)
     return out
 
 
@@ -119,20 +133,25 @@ def _search(view, cands, stats, rng, budget, playouts) -> None:
     while done + len(alive) <= limit:
         base = world.determinize(view, rng)
         roll = rng.getrandbits(32)
+        plans = rollout.plans_for(base)  # each seat's, once per world
         results = []
         for i in alive:
-            results.append((i, *_playout(base, cands[i], seat, roll)))
+            results.append((i, *_playout(base, plans, cands[i], seat, roll)))
             if _spent(start, wall, budget) and len(results) < len(alive):
                 return  # a round counts whole or not at all: survivors compare on equal luck
+        base_reward = results[0][1]  # the prior's (index 0, always alive and first)
         for i, reward, margin in results:
-            stats[i][0] += reward
-            stats[i][1] += margin
-            stats[i][2] += 1
+            row = stats[i]
+            row[0] += reward
+            row[1] += margin
+            row[2] += 1
+            row[3] += reward - base_reward
+            row[4] += (reward - base_reward) ** 2
         done += len(results)
         rounds += 1
         if _spent(start, wall, budget):
             return
-        if len(alive) > 2 and rounds & (rounds - 1) == 0 and rounds >= 2:
+        if len(alive) > 2 and rounds & (rounds - 1) == 0 and rounds >= FIRST_CUT:
             # the prior (index 0) always stays: it is the default the others must beat
             alive.sort(key=lambda i: (i != 0, -stats[i][0] / stats[i][2]))
             alive = alive[: (len(alive) + 1) // 2]
@@ -145,35 +164,16 @@ def _spent(start: float, wall: float, budget) -> bool:
     return cpu >= budget or time.perf_counter() - wall >= WALL_FACTOR * budget
 
 
-def _playout(base, action: dict, seat: int, roll: int) -> tuple[float, float]:
+def _playout(base, plans: list, action: dict, seat: int, roll: int) -> tuple[float, float]:
+    """A candidate played in a clone of ``base``, then the game to its end by every seat's
+    plan (``rollout``): (reward, margin) of the final scores."""
     state = world.clone(base)
-    stop = state.turn + state.n * ROUNDS  # just before the seat's next turn
-    if world.turns_left(state) * state.n <= ENDGAME_TURNS:
-        stop = END_OF_GAME  # near the end a playout to the final scoring is cheap and exact
+    plans = [set(p) for p in plans]
     apply_action(state, seat, action)
     rng = random.Random(roll)
-    steps = 0
-    while state.phase != phases.OVER and state.turn < stop and steps < MAX_STEPS:
-        who = current_seats(state)[0]
-        legal = legal_actions(state, who)
-        if not legal:
-            break
-        view = view_for(state, who, log_since=state.log_base + len(state.log))
-        # the policy picks from the legal list of this very state: no need to check it again
-        apply_trusted(state, who, rollout_policy(view, legal, rng))
-        steps += 1
+    rollout.after(state, plans, seat, action)
+    rollout.play_out(state, plans, rng)
     return world.reward(world.values(state), seat)
-
-
-def rollout_policy(view: dict, legal: list, rng) -> dict:
-    """The cheap policy of the playouts: the hard bot, its ticket choices by medium's."""
-    if len(legal) == 1:
-        return legal[0]
-    if view["phase"] == phases.DEPOTS:
-        return depot_choice(Medium(view, legal, rng))
-    if legal[0]["type"] == "keep_tickets":
-        return Medium(view, legal, rng).choose()
-    return Hard(view, legal, rng).choose()
 
 
 # --- which actions to search ------------------------------------------------------------------

@@ -1,0 +1,216 @@
+"""The expert's cheap rollout policy: every seat follows a fixed plan to the end of the game.
+
+The expert's search compares its candidate moves by playing each one out in sampled worlds
+(``expert_world``). The hard bot plays well but costs about a millisecond a decision, so a
+playout with it stops after a round and guesses the rest (``expert_world.values``). This
+policy costs a few microseconds a decision on top of ``legal_actions``, so a playout can go
+to the final scoring, where the world's result is exact: tickets finished or failed, the
+longest path, a route taken away from a plan, the end's timing.
+
+Terms:
+- *plan*: per seat, the routes that join its open tickets (``planner.fit_plan`` with the hard
+  bot's weights, within its cars), made from what that seat knows (its own hand and tickets,
+  the public board) when the playout starts, and made again for a seat whose planned route
+  another seat claims. Nothing hidden from a seat (other hands, the deck order) is read.
+- *need*: cards of each colour the plan still lacks (its coloured routes' lengths minus the
+  hand's cards of that colour; a gray route counts for the colour held most).
+- a turn: claim the longest planned route the hand pays (the payment with the fewest
+  locomotives); with no plan left, or in the end game, the longest route it pays at all;
+  else draw, a face-up card of the colour needed most, else blind. A tunnel is paid when it
+  can be. No stations, no new tickets (a playout is too short for them to pay off), warehouses
+  left alone; a ticket choice (after a searched ticket draw) and a depot are the medium bot's.
+"""
+
+from __future__ import annotations
+
+from .. import phases
+from ..actions import apply_trusted, current_seats, legal_actions
+from ..rules.cards import draw_actions
+from ..rules.payment import options
+from ..rules.routes import route_rows
+from ..views import view_for
+from . import planner
+from .hard import HARD
+from .knowledge import read
+from .medium import Medium
+
+END_GAME_CARS = 6  # at or below this many cars, a seat claims whatever scores most
+MAX_STEPS = 600  # decisions in one playout (a safety net: a game ends well before)
+
+
+def plan_for(state, seat: int) -> set:
+    """The routes ``seat``'s plan still needs (see module docstring)."""
+    seen = read(view_for(state, seat, log_since=state.log_base + len(state.log)))
+    costs = planner.route_costs(seen, HARD.weights)
+    return set(planner.fit_plan(seen, seen.tickets, costs, seen.trains[seat])[0].routes)
+
+
+def plans_for(state) -> list:
+    """Every seat's plan in ``state`` (one per seat, to be copied for each playout)."""
+    return [plan_for(state, seat) for seat in range(state.n)]
+
+
+def play_out(state, plans: list, rng, max_steps: int = MAX_STEPS) -> int:
+    """Play ``state`` on in place with the policy (``plans``: ``plans_for``, changed in place)
+    to the end of the game or ``max_steps`` decisions; return the decisions made."""
+    steps = 0
+    while state.phase != phases.OVER and steps < max_steps:
+        who = current_seats(state)[0]
+        action = choose(state, who, plans[who], rng)
+        apply_trusted(state, who, action)
+        steps += 1
+        after(state, plans, who, action)
+    return steps
+
+
+def after(state, plans: list, who: int, action: dict) -> None:
+    """Keep ``plans`` right after ``who`` played ``action``: a claimed route leaves every
+    plan, a seat whose planned route (or its closed twin) was taken plans again, and so does
+    a seat that kept new tickets."""
+    kind = action["type"]
+    if kind in ("claim_route", "pay_tunnel"):
+        mine = state.routes_of[who]
+        if state.phase == phases.TUNNEL or not mine:
+            return  # a tunnel still to pay for: nothing claimed yet
+        board = state.board
+        r = mine[-1]
+        if kind == "claim_route" and board.route_index[action["route"]] != r:
+            return  # a tunnel given up
+        twin = board.routes[r].twin
+        for seat, plan in enumerate(plans):
+            if r in plan:
+                plan.discard(r)
+                if seat != who:  # taken away: plan again around it
+                    plans[seat] = plan_for(state, seat)
+            elif twin >= 0 and twin in plan and (seat == who or state.single):
+                plans[seat] = plan_for(state, seat)  # the twin is closed to this seat
+    elif kind == "keep_tickets":
+        plans[who] = plan_for(state, who)
+
+
+def choose(state, seat: int, plan: set, rng) -> dict:
+    """The policy's action for ``seat`` (see module docstring)."""
+    phase = state.phase
+    if phase == phases.TURN:
+        return _turn(state, seat, plan)
+    if phase == phases.DRAW2:
+        return _draw(state, seat, draw_actions(state, True), plan)
+    legal = legal_actions(state, seat)
+    if len(legal) == 1:
+        return legal[0]
+    if phase == phases.TUNNEL:
+        return _tunnel(state, legal)
+    view = view_for(state, seat, log_since=state.log_base + len(state.log))
+    return Medium(view, legal, rng).choose()  # a ticket choice, a depot
+
+
+def _turn(state, seat: int, plan: set) -> dict:
+    end_game = state.trains[seat] <= END_GAME_CARS or state.last_round >= 0
+    if plan and not end_game:
+        action = _claim(state, seat, sorted(plan, key=_LONGEST[state.board].__getitem__))
+    else:
+        action = _claim(state, seat, _by_length(state.board))
+    if action is not None:
+        return action
+    draws = draw_actions(state, False)
+    if draws:
+        return _draw(state, seat, draws, plan)
+    legal = legal_actions(state, seat)  # no card to draw: tickets, a station, or the pass
+    for kind in ("claim_route", "draw_tickets", "build_station"):
+        for a in legal:
+            if a["type"] == kind:
+                return a
+    return legal[0]
+
+
+def _claim(state, seat: int, order) -> dict | None:
+    """A claim of the first route of ``order`` the seat may claim and pay (the payment with
+    the fewest locomotives, then the colour held most), as ``legal_actions`` lists it."""
+    hand = state.hands[seat]
+    wild = state.wild
+    cars = state.trains[seat]
+    owner = state.owner
+    single = state.single
+    rows = route_rows(state.board, state.cfg.colors)
+    most = max(hand[:wild]) + hand[wild]
+    for r in order:
+        _, rid, _, _, length, color, ferry, _, twin = rows[r]
+        if length > cars or length > most or owner[r] != -1:
+            continue
+        if twin >= 0 and owner[twin] != -1 and (single or owner[twin] == seat):
+            continue
+        pays = options(hand, wild, length, ferry, _ALL[wild] if color < 0 else (color,))
+        if not pays:
+            continue
+        c, k = min(pays, key=lambda p: (p[1], -hand[p[0]]))
+        names = state.card_names
+        wname = names[wild]
+        if c == wild:
+            cards = {wname: length}
+        else:
+            cards = {names[c]: length - k, wname: k} if k else {names[c]: length}
+        return {"type": "claim_route", "route": rid, "cards": cards}
+    return None
+
+
+class _Longest(dict):
+    """Board -> route index -> minus its length (a sort key: longest first)."""
+
+    def __missing__(self, board):
+        self[board] = value = [-r.length for r in board.routes]
+        return value
+
+
+_LONGEST = _Longest()
+_ALL = [tuple(range(k)) for k in range(16)]
+
+
+def _by_length(board) -> list:
+    """Every route index, longest first."""
+    key = _LONGEST[board]
+    return sorted(range(len(key)), key=key.__getitem__)
+
+
+def _draw(state, seat: int, draws: list, plan: set) -> dict:
+    """A face-up card of the colour the plan needs most, else a blind draw."""
+    need = _need(state, seat, plan)
+    names = state.card_names
+    blind = None
+    best = None  # (need, action)
+    for a in draws:
+        if a["source"] == "deck":
+            if blind is None:
+                blind = a
+            continue
+        c = names.index(a["color"])
+        if c < len(need) and need[c] > 0 and (best is None or need[c] > best[0]):
+            best = (need[c], a)
+    if best is not None:
+        return best[1]
+    return blind if blind is not None else draws[0]
+
+
+def _need(state, seat: int, plan: set) -> list:
+    """Cards of each colour the plan lacks (see module docstring)."""
+    hand = state.hands[seat]
+    wild = state.wild
+    need = [0] * wild
+    if not plan:
+        return need
+    routes = state.board.routes
+    colors = planner.color_index(state.board, state.card_names)
+    for r in plan:
+        c = colors[r]
+        if c < 0:
+            c = max(range(wild), key=hand.__getitem__)
+        need[c] += routes[r].length
+    return [k - hand[c] for c, k in enumerate(need)]
+
+
+def _tunnel(state, legal: list) -> dict:
+    """Pay the extra cards with the fewest locomotives, or decline when it cannot."""
+    wild_name = state.card_names[state.wild]
+    pays = [a for a in legal if a["type"] == "pay_tunnel"]
+    if pays:
+        return min(pays, key=lambda a: a["cards"].get(wild_name, 0))
+    return next(a for a in legal if a["type"] == "decline_tunnel")
