@@ -304,12 +304,8 @@ def _plan_costs(board, seat: int, owner: tuple) -> list:
     for r, o in zip(board.routes, owner, strict=True):
         if o == seat:
             out.append(0.0)
-        elif o >= 0:
-            out.append(None)
         else:
-            cost = r.length + weights.per_route + weights.ferry * r.ferry_locomotives
-            cost -= weights.value * (scoring[r.length] - r.length)
-            out.append(max(0.1, cost + weights.tunnel if r.tunnel else cost))
+            out.append(None if o >= 0 else planner.weight(r, weights, scoring))
     return out
 
 

@@ -94,10 +94,15 @@ def route_costs(seen, weights: Weights) -> list:
         elif state:
             out.append(0.0)
         else:
-            cost = r.length + weights.per_route + weights.ferry * r.ferry_locomotives
-            cost -= weights.value * (scoring[r.length] - r.length)
-            out.append(max(0.1, cost + weights.tunnel if r.tunnel else cost))
+            out.append(weight(r, weights, scoring))
     return out
+
+
+def weight(r, weights: Weights, scoring) -> float:
+    """The price of open route ``r`` in a path (see module docstring)."""
+    cost = r.length + weights.per_route + weights.ferry * r.ferry_locomotives
+    cost -= weights.value * (scoring[r.length] - r.length)
+    return max(0.1, cost + weights.tunnel if r.tunnel else cost)
 
 
 def shortest(board, costs: list, a: int, b: int) -> tuple[float, list] | None:
