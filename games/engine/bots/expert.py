@@ -2,9 +2,10 @@
 
 Terms (see ``expert_world`` for worlds, values and rewards):
 - *candidates*: the legal actions worth searching, one per kind of move: a claim per route
-  of the seat's plan (any route once the plan is done; a claim off the plan measured by a
-  short playout wins points now and loses tickets later, which the world value cannot see
-  early; arena: ticket completion fell from 97% to 89%), and per warehouse take, its payment
+  of the seat's plan (any route once the plan is done; claims off the plan were left out
+  when playouts stopped after a round: they won points at once and lost tickets later,
+  which the guessed final scores could not see; arena: ticket completion fell from 97% to
+  89%), and per warehouse take, its payment
   chosen by the planner (``Medium.best_payment``: the one that leaves the plan the fewest
   cards short); a face-up draw per colour, the blind draw; the hard bot's own choice (the
   only way tickets or a station are searched). Hundreds of payment variants become a
@@ -27,8 +28,8 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   a small budget; the hard bot is a sound default, and the paired comparison is what lets a
   few dozen worlds tell a real gain from luck.
 - Trivial decisions (one legal action) return at once; ticket choices (set-up and in play)
-  are the hard bot's, whose Monte-Carlo completion odds judge them better than a short
-  playout can.
+  are the hard bot's, whose Monte-Carlo completion odds judge them better than the playouts
+  can (their policy never draws tickets).
 - *Warehouses & Depots* (docs/rules.md §2): the initial depot goes on the city of the seat's
   plan with the most planned routes into it (so the seat can empty its own warehouse there,
   and far from the others'); the warehouse card of a draw goes to the seat's own warehouse
