@@ -138,3 +138,32 @@ def test_the_expert_is_a_level():
     state = E.new_game(seats=2, seed=2)
     legal = E.legal_actions(state, 0)
     assert choose_action("expert", E.view_for(state, 0), legal, seed=1) in legal
+
+
+def test_the_hard_bots_move_is_kept_unless_another_clearly_beats_it():
+    """The search's choice is the hard bot's move unless a survivor's edge over it in the
+    same worlds is more than ``CONFIDENCE`` standard errors above ``PRIOR_EDGE``."""
+    kept = replaced = 0
+    for step, (state, seat, view, legal, _) in enumerate(play("europe", "classic", None, 2, 12)):
+        if seat != 0 or state.phase != "turn" or step % 3:
+            continue
+        report = expert.evaluate(view, legal, budget=None, playouts=60, seed=step)
+        prior = next(r for r in report if r["prior"])
+        assert prior["edge"] == 0 and prior["edge_se"] == 0
+        best = report[0]
+        if best["prior"]:
+            kept += 1
+            top = max(r["visits"] for r in report)
+            assert not any(
+                r["visits"] == top
+                and r["visits"] > 1
+                and r["edge"] > expert.CONFIDENCE * r["edge_se"] + expert.PRIOR_EDGE
+                for r in report
+            )
+        else:
+            replaced += 1
+            assert best["visits"] > 1
+            assert best["edge"] > expert.CONFIDENCE * best["edge_se"] + expert.PRIOR_EDGE
+        if kept + replaced >= 12:
+            break
+    assert kept and replaced  # both happen in a dozen decisions

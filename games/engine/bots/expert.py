@@ -117,8 +117,11 @@ def evaluate(view: dict, legal: list, budget=DEFAULT_BUDGET, seed: int = 0, play
     top = max(r["visits"] for r in out)  # the survivors of the halving
 
     def rank(r) -> tuple:
-        # a survivor replaces the hard bot's choice only when it is clearly better
-        sure = r["prior"] or r["edge"] > CONFIDENCE * r["edge_se"] + PRIOR_EDGE
+        # a survivor replaces the hard bot's choice only when it is clearly better (one world
+        # gives no spread to judge by)
+        sure = r["prior"] or (
+            r["visits"] > 1 and r["edge"] > CONFIDENCE * r["edge_se"] + PRIOR_EDGE
+        )
         return (r["visits"] < top, not sure, -r["value"])
 
     out.sort(key=rank)
