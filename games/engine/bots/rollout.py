@@ -19,7 +19,8 @@ Terms:
   locomotives); with no plan left, or in the end game, the longest route it pays at all;
   else draw, a face-up card of the colour needed most, else blind. A tunnel is paid when it
   can be. No stations, no new tickets (the hard bot seldom takes them, and a ticket choice
-  would cost a medium-bot decision), warehouses left alone; a ticket choice (after a searched ticket draw) and a depot are the medium bot's.
+  would cost a medium-bot decision), warehouses left alone; a ticket choice (after a
+  searched ticket draw) and a depot are the medium bot's.
 """
 
 from __future__ import annotations
