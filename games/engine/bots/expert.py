@@ -11,7 +11,7 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   only way tickets or a station are searched). Hundreds of payment variants become a
   handful; at most ``MAX_CANDIDATES``, the hard bot's choice first.
 - *playout*: a candidate applied to a fresh clone of one world, then the game played to
-  its final scoring by every seat following its plan (``rollout``: a few microseconds a
+  its final scoring by every seat following its plan (``rollout``: 20-40 microseconds a
   decision, against about a millisecond for the hard bot, so a playout can go to the end,
   where the world's result is exact: tickets finished or failed, the longest path, a planned
   route taken by another seat, the end's timing). Its *reward* is the final margin squashed
