@@ -224,12 +224,15 @@ def _tickets(s: GameState, view: dict, board, rng) -> None:
     s.boxed = rest[: len(rest) - k]
 
 
-def _ticket_weights(board, routes: list, owner: tuple):
-    """How likely a ticket is held by a seat that claimed ``routes``, relative to one its
-    routes do not help (see module docstring): ``exp(cars saved / SAVED_CARS)``, where the
-    cars saved are how much shorter the ticket's cheapest path over the routes not claimed by
-    others is when the seat's own routes cost nothing. Kept per board, routes and owners
-    (the same for every world of a decision, and mostly for the next decisions too)."""
+def _seat_guess(board, routes: list, owner: tuple) -> tuple:
+    """(ticket weights, plan costs) of a seat that claimed ``routes``. A ticket's weight is
+    how likely the seat holds it, relative to one its routes do not help (see module
+    docstring): ``exp(cars saved / SAVED_CARS)``, where the cars saved are how much shorter
+    the ticket's cheapest path over the routes not claimed by others is when the seat's own
+    routes cost nothing. The plan costs are the seat's for ``planner.make_plan``: its own
+    routes free, the others' closed, open ones priced with the hard bot's weights (stations
+    left out). Kept per board, routes and owners (the same for every world of a decision,
+    and mostly for the next decisions too)."""
     key = (board.name, tuple(routes), owner)
     found = _WEIGHTS.get(key)
     if found is not None:
@@ -246,10 +249,15 @@ def _ticket_weights(board, routes: list, owner: tuple):
             continue
         saved = (before[0] if before else after[0] + SAVED_CAP) - after[0]
         out[t.index] = math.exp(min(saved, SAVED_CAP) / SAVED_CARS)
+    weights, scoring = HARD.weights, board.scoring
+    costs = [
+        0.0 if r.index in mine else None if c is None else planner.weight(r, weights, scoring)
+        for r, c in zip(board.routes, base, strict=True)
+    ]
     if len(_WEIGHTS) > 256:
         _WEIGHTS.clear()
-    _WEIGHTS[key] = out
-    return out
+    _WEIGHTS[key] = found = (out, costs)
+    return found
 
 
 _WEIGHTS: dict = {}
@@ -257,7 +265,7 @@ _WEIGHTS: dict = {}
 
 def _held(board, player: dict, owner: tuple, rest: list, longs: set, rng) -> list:
     """Tickets for another seat (``player``: its part of the view) from ``rest`` (see the
-    module docstring): ``SETS`` sets drawn ticket by ticket with ``_ticket_weights``, a long
+    module docstring): ``SETS`` sets drawn ticket by ticket with ``_seat_guess``'s weights, a long
     one first with odds ``LONG_KEPT`` if ``longs`` are dealt apart, then one set drawn with
     weight ``exp((worth - best worth) / SET_POINTS)``, its worth being its points minus the
     hard bot's price of its plan's cars (a plan beyond the seat's cars left: ``SET_BEYOND``
@@ -265,15 +273,14 @@ def _held(board, player: dict, owner: tuple, rest: list, longs: set, rng) -> lis
     count = min(player["ticket_count"], len(rest))
     if not count:
         return []
-    weight = _ticket_weights(board, player["routes"], owner)
-    costs = _plan_costs(board, player["seat"], owner)
-    sets, cars = [], []
+    weight, costs = _seat_guess(board, player["routes"], owner)
+    sets, worths = [], []
     pools = ([t for t in rest if t in longs], [t for t in rest if t not in longs])
     for _ in range(SETS):
         chosen = []
         if pools[0] and rng.random() < LONG_KEPT:
             chosen.append(_pick(list(pools[0]), [weight[t] for t in pools[0]], rng))
-        pool = list(pools[1] if longs else rest)
+        pool = list(pools[1])
         weights = [weight[t] for t in pool]
         chosen += [_pick(pool, weights, rng) for _ in range(min(count - len(chosen), len(pool)))]
         plan = planner.make_plan(_BoardOnly(board), [board.tickets[t] for t in chosen], costs)
@@ -281,9 +288,9 @@ def _held(board, player: dict, owner: tuple, rest: list, longs: set, rng) -> lis
         worth = sum(board.tickets[t].points for t in chosen) - HARD.setup_price * plan.cars
         if plan.cars > player["trains_left"]:
             worth -= SET_POINTS * math.log(SET_BEYOND)
-        cars.append(worth)
-    best = max(cars)
-    return sets[_pick(list(range(SETS)), [math.exp((c - best) / SET_POINTS) for c in cars], rng)]
+        worths.append(worth)
+    best = max(worths)
+    return sets[_pick(list(range(SETS)), [math.exp((w - best) / SET_POINTS) for w in worths], rng)]
 
 
 class _BoardOnly:
@@ -293,20 +300,6 @@ class _BoardOnly:
 
     def __init__(self, board) -> None:
         self.board = board
-
-
-def _plan_costs(board, seat: int, owner: tuple) -> list:
-    """Route costs of ``seat`` for ``planner.make_plan``: its own routes free, the others'
-    closed, open ones priced with the hard bot's weights (stations left out)."""
-    weights = HARD.weights
-    scoring = board.scoring
-    out: list = []
-    for r, o in zip(board.routes, owner, strict=True):
-        if o == seat:
-            out.append(0.0)
-        else:
-            out.append(None if o >= 0 else planner.weight(r, weights, scoring))
-    return out
 
 
 def _pick(items: list, weights: list, rng):

@@ -25,6 +25,8 @@ Terms:
 
 from __future__ import annotations
 
+from functools import cache
+
 from .. import phases
 from ..actions import apply_trusted, current_seats, legal_actions
 from ..rules.cards import draw_actions
@@ -109,7 +111,7 @@ def choose(state, seat: int, plan: set, rng) -> dict:
 def _turn(state, seat: int, plan: set) -> dict:
     end_game = state.trains[seat] <= END_GAME_CARS or state.last_round >= 0
     if plan and not end_game:
-        action = _claim(state, seat, sorted(plan, key=_LONGEST[state.board].__getitem__))
+        action = _claim(state, seat, sorted(plan, key=_minus_length(state.board).__getitem__))
     else:
         action = _claim(state, seat, _by_length(state.board))
     if action is not None:
@@ -155,22 +157,19 @@ def _claim(state, seat: int, order) -> dict | None:
     return None
 
 
-class _Longest(dict):
-    """Board -> route index -> minus its length (a sort key: longest first)."""
-
-    def __missing__(self, board):
-        self[board] = value = [-r.length for r in board.routes]
-        return value
+@cache
+def _minus_length(board) -> tuple:
+    """Route index -> minus its length (a sort key: longest first)."""
+    return tuple(-r.length for r in board.routes)
 
 
-_LONGEST = _Longest()
+@cache
+def _by_length(board) -> tuple:
+    """Every route index, longest first (sorted once per board)."""
+    return tuple(sorted(range(len(board.routes)), key=_minus_length(board).__getitem__))
+
+
 _ALL = [tuple(range(k)) for k in range(16)]
-
-
-def _by_length(board) -> list:
-    """Every route index, longest first."""
-    key = _LONGEST[board]
-    return sorted(range(len(key)), key=key.__getitem__)
 
 
 def _draw(state, seat: int, draws: list, plan: set) -> dict:
