@@ -23,12 +23,17 @@ playouts of a search, which apply only actions the engine itself just listed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import phases
 from .errors import IllegalAction
 from .rules import cards, depots, routes, stations, tickets
 from .rules.cards import empty_warehouses, recheck_faceup
 from .rules.payment import counts_of, parse_cards
 from .rules.turns import end_turn, has_action
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 # type -> {key: JSON type} of the required keys ("type" aside); draw_card is special-cased
 SHAPES: dict[str, dict[str, type]] = {
@@ -125,7 +130,7 @@ def check_shape(action) -> str:
     return kind
 
 
-def current_seats(state) -> list:
+def current_seats(state: GameState) -> list:
     """Seats with a decision now."""
     phase = state.phase
     if phase == phases.SETUP:
@@ -135,7 +140,7 @@ def current_seats(state) -> list:
     return [state.current]
 
 
-def _is_current(state, seat) -> bool:
+def _is_current(state: GameState, seat) -> bool:
     if type(seat) is not int or not 0 <= seat < state.n:
         return False
     if state.phase == phases.SETUP:
@@ -143,7 +148,7 @@ def _is_current(state, seat) -> bool:
     return state.phase != phases.OVER and seat == state.current
 
 
-def legal_actions(state, seat) -> list:
+def legal_actions(state: GameState, seat) -> list:
     """Every legal action of ``seat`` now; ``[]`` when it has no decision."""
     if not _is_current(state, seat):
         return []
@@ -168,7 +173,7 @@ def legal_actions(state, seat) -> list:
     return tickets.keep_actions(state, seat)  # setup, tickets
 
 
-def _check_seat(state, seat) -> None:
+def _check_seat(state: GameState, seat) -> None:
     if type(seat) is not int or not 0 <= seat < state.n:
         raise IllegalAction("invalid_seat", seat=seat)
     if state.phase == phases.OVER:
@@ -177,7 +182,7 @@ def _check_seat(state, seat) -> None:
         raise IllegalAction("not_your_turn", seat=seat)
 
 
-def _pass(state, seat) -> bool:
+def _pass(state: GameState, seat) -> bool:
     if has_action(state, seat):
         raise IllegalAction("pass_not_allowed")
     state.log_event(seat, "pass")
@@ -185,7 +190,7 @@ def _pass(state, seat) -> bool:
     return False  # end_turn already ran
 
 
-def apply_action(state, seat, action):
+def apply_action(state: GameState, seat, action):
     """Validate and apply ``action`` for ``seat`` in place; return the same state."""
     kind = check_shape(action)
     _check_seat(state, seat)
@@ -218,7 +223,7 @@ def apply_action(state, seat, action):
     return state
 
 
-def apply_trusted(state, seat, action):
+def apply_trusted(state: GameState, seat, action):
     """``apply_action`` without its checks, for an action the engine itself produced for
     ``seat`` in this very state (an item of ``legal_actions(state, seat)``, such as
     ``search.sample_action``'s): the same change to the state, the same log entries. Given
@@ -260,7 +265,7 @@ def apply_trusted(state, seat, action):
     return state
 
 
-def _settle(state) -> None:
+def _settle(state: GameState) -> None:
     """What happens "at once" after any action: the warehouse reshuffle when a seat just ran
     out of depots (docs/rules.md 2.6), then (rules edition 2 on) the face-up check, as a row
     of locomotives the cards left could not clear may be clearable now (cards paid to the

@@ -12,6 +12,8 @@ and every indexed action against the list over many random games of every rule s
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import phases
 from .actions import _is_current, legal_actions
 from .rules.cards import _deck_after_warehouse, blind_count
@@ -19,6 +21,9 @@ from .rules.depots import placeable, take_options
 from .rules.payment import options
 from .rules.routes import open_counts, open_groups
 from .rules.stations import city_names, station_cost, station_options
+
+if TYPE_CHECKING:
+    from .state import GameState
 
 
 def _pay_count(hand, wild: int, total: int, min_wild: int, colors) -> int:
@@ -55,7 +60,7 @@ def _gray_count(colored, w: int, length: int, ferry: int) -> int:
     return n
 
 
-def _claim_rows(state, seat: int) -> list:
+def _claim_rows(state: GameState, seat: int) -> list:
     """``(length, ferry, colour, open routes, payments count)`` per group the seat can claim
     a route of now, in ``claim_actions`` order (mirrors ``routes._claims``)."""
     hand = state.hands[seat]
@@ -93,7 +98,7 @@ def _claim_rows(state, seat: int) -> list:
     return out
 
 
-def _cards(state, c: int, k: int, total: int) -> dict:
+def _cards(state: GameState, c: int, k: int, total: int) -> dict:
     """The cards dict of payment option ``(c, k)`` for ``total`` cards."""
     names = state.card_names
     wild = state.wild
@@ -104,7 +109,7 @@ def _cards(state, c: int, k: int, total: int) -> dict:
     return {names[c]: total}
 
 
-def _draws(state, second: bool) -> tuple[int, list, int]:
+def _draws(state: GameState, second: bool) -> tuple[int, list, int]:
     """(1 if the deck may be drawn from else 0, the face-up slots that may be taken, warehouse
     choices per draw: 1 when none is due), mirroring ``cards.draw_actions``."""
     if not state.wh:
@@ -123,7 +128,7 @@ def _draws(state, second: bool) -> tuple[int, list, int]:
     return deck, slots, per
 
 
-def _draw_at(state, deck: int, slots: list, j: int) -> dict:
+def _draw_at(state: GameState, deck: int, slots: list, j: int) -> dict:
     """Draw action ``j`` (the deck first, then the slots) without a ``warehouse`` key."""
     if j < deck:
         return {"type": "draw_card", "source": "deck"}
@@ -135,7 +140,7 @@ def _draw_at(state, deck: int, slots: list, j: int) -> dict:
 _NO_INDEX = 1 << 62
 
 
-def _claim_count(state, seat: int, i: int = _NO_INDEX, groups: list | None = None):
+def _claim_count(state: GameState, seat: int, i: int = _NO_INDEX, groups: list | None = None):
     """The number of claim actions of the seat now, without warehouse takes (the sum over
     ``_claim_rows`` of payments x open routes, counted inline); given an index ``i`` below
     that number, the group holding claim ``i`` instead: ``(length, ferry, colour, open
@@ -171,7 +176,7 @@ def _claim_count(state, seat: int, i: int = _NO_INDEX, groups: list | None = Non
     return total
 
 
-def _count_tables(state) -> tuple:
+def _count_tables(state: GameState) -> tuple:
     """The static side of ``_claim_total`` for the state's board: per colour, its groups
     ``(g, length, ferry)`` (``g``: the position in ``route_groups``), by length; the gray
     groups alike; and per length ``L``, how many groups are ``L`` long or shorter (groups
@@ -192,7 +197,7 @@ def _count_tables(state) -> tuple:
 _TABLES: dict[int, tuple] = {}
 
 
-def _claim_total(state, seat: int, m: list | None = None) -> int:
+def _claim_total(state: GameState, seat: int, m: list | None = None) -> int:
     """``_claim_count(state, seat)`` (the number of claim actions, no warehouse takes) by
     colour rather than by group, from the open routes' counts (``open_counts``).
 
@@ -272,7 +277,7 @@ class _Turn:
             self.nclaim = _claim_total(state, seat)
 
 
-def _stations(state, seat: int) -> tuple[int, int]:
+def _stations(state: GameState, seat: int) -> tuple[int, int]:
     """(payment options of the seat's next station, cities where one can go)."""
     if state.stations_left[seat] <= 0:
         return 0, 0
@@ -288,13 +293,13 @@ def _stations(state, seat: int) -> tuple[int, int]:
     return pays, free
 
 
-def _depot_count(state, seat: int) -> int:
+def _depot_count(state: GameState, seat: int) -> int:
     if not state.wh or state.depots_left[seat] <= 0:
         return 0
     return sum(1 for ci in range(len(state.board.cities)) if placeable(state, ci))
 
 
-def _turn_count(state, seat: int) -> tuple:
+def _turn_count(state: GameState, seat: int) -> tuple:
     """(segments, station payments, station cities, actions before the pass, pass (0/1),
     depots): the sizes of a ``turn`` phase legal list, in its order."""
     t = _Turn(state, seat)
@@ -303,7 +308,7 @@ def _turn_count(state, seat: int) -> tuple:
     return t, pays, free, before, 0 if before else 1, _depot_count(state, seat)
 
 
-def count_actions(state, seat) -> int:
+def count_actions(state: GameState, seat) -> int:
     """``len(legal_actions(state, seat))``, without building the list."""
     if not _is_current(state, seat):
         return 0
@@ -317,9 +322,10 @@ def count_actions(state, seat) -> int:
     return len(legal_actions(state, seat))  # short lists: tunnel, tickets, depots
 
 
-def action_at(state, seat, i: int) -> dict:
+def action_at(state: GameState, seat, i) -> dict:
     """``legal_actions(state, seat)[i]`` for ``0 <= i < count_actions(state, seat)``, built
-    alone; ``IndexError`` otherwise."""
+    alone; ``IndexError`` otherwise (``i`` is not typed: anything not an int, ``True``
+    included, is refused here, compiled or not)."""
     if type(i) is not int or i < 0 or not _is_current(state, seat):
         raise IndexError("action index out of range")
     phase = state.phase
@@ -336,7 +342,7 @@ def action_at(state, seat, i: int) -> dict:
     return legal_actions(state, seat)[i]
 
 
-def _turn_action(state, seat: int, counted: tuple, i: int) -> dict:
+def _turn_action(state: GameState, seat: int, counted: tuple, i: int) -> dict:
     """Action ``i`` (in range) of a ``turn`` phase legal list counted by ``_turn_count``."""
     t, pays, free, before, passes, _ = counted
     per = t.per
@@ -368,7 +374,7 @@ def _turn_action(state, seat: int, counted: tuple, i: int) -> dict:
     raise IndexError("action index out of range")  # pragma: no cover - counted above
 
 
-def _claim_at(state, seat: int, t: _Turn, i: int) -> dict:
+def _claim_at(state: GameState, seat: int, t: _Turn, i: int) -> dict:
     wild = state.wild
     hand = state.hands[seat]
     if not t.takes:  # the group by the count's formula, then the action in it
@@ -395,7 +401,7 @@ def _claim_at(state, seat: int, t: _Turn, i: int) -> dict:
     raise IndexError("action index out of range")  # pragma: no cover - counted above
 
 
-def _station_at(state, seat: int, pays: list, i: int) -> dict:
+def _station_at(state: GameState, seat: int, pays: list, i: int) -> dict:
     city, p = divmod(i, len(pays))
     depot_at = state.depot_at
     names = city_names(state.board)

@@ -24,6 +24,7 @@ Terms:
 from __future__ import annotations
 
 from random import Random
+from typing import TYPE_CHECKING
 
 from . import phases
 from .actions import apply_trusted, current_seats
@@ -43,13 +44,16 @@ from .rules.tickets import apply_draw_tickets
 from .rules.turns import end_turn
 from .search import sample_action
 
+if TYPE_CHECKING:
+    from .state import GameState
+
 TURN = phases.TURN
 DRAW2 = phases.DRAW2
 TUNNEL = phases.TUNNEL
 OVER = phases.OVER
 
 
-def playout(state, rng, max_steps: int = 1 << 62) -> int:
+def playout(state: GameState, rng, max_steps: int = 1 << 62) -> int:
     """Play ``state`` on (in place) to the end of the game, or for ``max_steps`` decisions,
     exactly as the sampled loop would with ``rng``; return the decisions made."""
     steps = 0
@@ -90,14 +94,14 @@ def playout(state, rng, max_steps: int = 1 << 62) -> int:
     return steps
 
 
-def _sampled_step(state, rng) -> None:
+def _sampled_step(state: GameState, rng) -> None:
     """One decision of the sampled loop."""
     seats = current_seats(state)
     seat = seats[0] if len(seats) == 1 else rng.choice(seats)
     apply_trusted(state, seat, sample_action(state, seat, rng))
 
 
-def _turn(state, seat: int, randrange, rows: tuple) -> bool | None:
+def _turn(state: GameState, seat: int, randrange, rows: tuple) -> bool | None:
     """A ``turn`` decision, counted as ``search._sample_turn`` counts it (the legal list's
     segments, in order) and applied; whether the turn ends, or ``None`` if the decision is
     left to ``_sampled_step`` (a station, or the pass: the rng not used yet)."""
@@ -123,7 +127,7 @@ def _turn(state, seat: int, randrange, rows: tuple) -> bool | None:
     return build(state, seat, state.board.city_index[action["city"]], counts)
 
 
-def _second_card(state, seat: int, randrange) -> bool | None:
+def _second_card(state: GameState, seat: int, randrange) -> bool | None:
     """A second card (``sample_action`` in phase ``draw2``), drawn."""
     faceup = state.faceup
     wild = state.wild
@@ -134,7 +138,7 @@ def _second_card(state, seat: int, randrange) -> bool | None:
     return draw(state, seat, _slot(faceup, randrange(n) - deck, wild), -1, True)
 
 
-def _claim(state, seat: int, i: int, rows: tuple) -> bool:
+def _claim(state: GameState, seat: int, i: int, rows: tuple) -> bool:
     """Claim action ``i`` of the seat (``counting._claim_at`` without the dict)."""
     groups = state.open_cache[2][seat]  # filled by ``playout``, kept by ``place``
     length, ferry, color, members, npay, i = _claim_count(state, seat, i, groups)
@@ -157,7 +161,7 @@ def _counts(wild: int, c: int, k: int, total: int) -> list:
     return counts
 
 
-def _tunnel(state, seat: int, randrange) -> bool:
+def _tunnel(state: GameState, seat: int, randrange) -> bool:
     """A tunnel decision: one of ``routes.tunnel_actions`` (each extra payment, then the
     decline), applied as ``apply_trusted`` would."""
     payments = tunnel_options(state, seat)

@@ -27,11 +27,15 @@ Terms:
 from __future__ import annotations
 
 from itertools import product
+from typing import TYPE_CHECKING
 
 from .graph import components_of, find, longest_trail, union
 
+if TYPE_CHECKING:
+    from .state import GameState
 
-def own_edges(state, seat: int) -> list:
+
+def own_edges(state: GameState, seat: int) -> list:
     routes = state.board.routes
     return [(i, routes[i].a, routes[i].b, routes[i].length) for i in state.routes_of[seat]]
 
@@ -55,7 +59,7 @@ def ticket_total(parent: list, tickets) -> tuple[int, int]:
     return total, completed
 
 
-def station_candidates(state, seat: int, city: int, base: list) -> list:
+def station_candidates(state: GameState, seat: int, city: int, base: list) -> list:
     """Route indexes worth lending at a station of ``seat`` in ``city`` (see docstring)."""
     routes = state.board.routes
     owner = state.owner
@@ -75,12 +79,12 @@ def station_candidates(state, seat: int, city: int, base: list) -> list:
     return sorted(out)
 
 
-def best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int]:
+def best_assignment(state: GameState, seat: int, ticket_objs) -> tuple[tuple, int, int]:
     """(route index or -1 per station, ticket points, completed) maximising the tickets."""
     return _best_assignment(state, seat, ticket_objs)[:3]
 
 
-def _best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int, list]:
+def _best_assignment(state: GameState, seat: int, ticket_objs) -> tuple[tuple, int, int, list]:
     """``best_assignment`` and the union-find parent list of the seat's network with it (so
     the tickets it completes are read off without joining it all again)."""
     n = len(state.board.cities)
@@ -101,7 +105,7 @@ def _best_assignment(state, seat: int, ticket_objs) -> tuple[tuple, int, int, li
     return best
 
 
-def _player_result(state, seat: int) -> dict:
+def _player_result(state: GameState, seat: int) -> dict:
     board = state.board
     ticket_objs = [board.tickets[i] for i in state.tickets[seat]]
     combo, total, completed, parent = _best_assignment(state, seat, ticket_objs)
@@ -145,7 +149,7 @@ def _player_result(state, seat: int) -> dict:
     }
 
 
-def attractions_of(state, seat: int) -> list:
+def attractions_of(state: GameState, seat: int) -> list:
     """City indexes of the tourist attractions the seat's routes touch, in map order."""
     attractions = state.board.attractions
     if not attractions:
@@ -155,9 +159,14 @@ def attractions_of(state, seat: int) -> list:
     return sorted(touched & attractions)
 
 
-def final_scores(state, reason: str) -> dict:
+def final_scores(state: GameState, reason: str) -> dict:
     """The final result (see ``games.engine.final_result``)."""
-    players = [_player_result(state, s) for s in range(state.n)]
+    return ranked(state, [_player_result(state, s) for s in range(state.n)], reason)
+
+
+def ranked(state: GameState, players: list, reason: str) -> dict:
+    """The final result from each seat's own result (``_player_result``): the bonuses
+    decided between seats (longest path, most depots), the totals and the ranks."""
     bonus = state.cfg.longest_path_bonus
     longest = max(p["longest_path"] for p in players)
     most_depots = max(p["depots_left"] for p in players)

@@ -136,7 +136,7 @@ def clone(state: GameState) -> GameState:
 _DECK_DRAW = {"type": "draw_card", "source": "deck"}
 
 
-def _faceup_draw(state, i: int, second: bool) -> dict:
+def _faceup_draw(state: GameState, i: int, second: bool) -> dict:
     """The draw of the ``i``-th face-up card that may be taken (``second``: no wild card)."""
     wild = state.wild
     for slot, c in enumerate(state.faceup):
@@ -148,7 +148,7 @@ def _faceup_draw(state, i: int, second: bool) -> dict:
     raise IndexError("action index out of range")  # pragma: no cover - counted before
 
 
-def _sample_turn(state, seat: int, rng) -> dict:
+def _sample_turn(state: GameState, seat: int, rng) -> dict:
     """``sample_action`` in phase ``turn`` without Warehouses & Depots: ``_turn_count`` and
     ``_turn_action`` in one (the decision a playout makes most)."""
     faceup = state.faceup
@@ -187,7 +187,7 @@ def _sample_turn(state, seat: int, rng) -> dict:
     return _station_at(state, seat, station_options(state, seat), i - nclaim)
 
 
-def sample_action(state, seat, rng) -> dict | None:
+def sample_action(state: GameState, seat, rng) -> dict | None:
     """``rng.choice(legal_actions(state, seat))`` without the list: the same action, the same
     rng use (one ``rng.randrange(n)``); ``None`` (no rng use) when there is no legal action."""
     if not _is_current(state, seat):
@@ -213,7 +213,7 @@ def sample_action(state, seat, rng) -> dict | None:
     return actions[rng.randrange(len(actions))] if actions else None
 
 
-def _keep_sample(state, seat: int, rng) -> dict | None:
+def _keep_sample(state: GameState, seat: int, rng) -> dict | None:
     """``sample_action`` for a ticket choice: the kept subsets of ``keep_actions``, in its
     order (by size, then ``combinations`` order), without checking each one."""
     offer = state.offers[seat]

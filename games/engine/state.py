@@ -37,7 +37,7 @@ Terms:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .editions import EDITIONS, EditionRules
 from .mapdata import Board, load_map
@@ -91,45 +91,97 @@ FIELDS = (
 STATE_VERSION = 4
 
 
+# derived slots, never serialised: set by ``GameState.bind``
+DERIVED = (
+    "cfg",
+    "var",
+    "board",
+    "wild",
+    "card_names",
+    "route_groups",
+    "single",
+    "wh",
+    "edition_rules",
+    "open_cache",
+)
+
+
 class GameState:
-    """One game. Fields are listed in ``FIELDS``; the other slots are derived by ``bind``."""
+    """One game. Fields are listed in ``FIELDS``; the other slots (``DERIVED``) are derived by
+    ``bind``. Every attribute is declared with its type, so that the optional compiled engine
+    (``games.engine.native``) makes this a native class whose fields its compiled functions
+    read directly."""
 
-    __slots__ = (
-        *FIELDS,
-        "cfg",
-        "var",
-        "board",
-        "wild",
-        "card_names",
-        "route_groups",
-        "single",
-        "wh",
-        "edition_rules",
-        "open_cache",
-    )
+    __slots__ = (*FIELDS, *DERIVED)
 
-    if TYPE_CHECKING:  # mypy cannot read the FIELDS slots (made from a tuple): they are Any
-
-        def __getattr__(self, name: str) -> Any: ...
-        def __setattr__(self, name: str, value: Any) -> None: ...
+    version: int
+    edition: int
+    ruleset: str
+    variant: str
+    options: dict
+    n: int
+    seed: Any
+    rng: int
+    phase: str
+    turn: int
+    current: int
+    first: int
+    deck: list
+    discard: list
+    faceup: list
+    hands: list
+    tickets: list
+    offers: list
+    ticket_deck: list
+    boxed: list
+    setup_returned: Any
+    owner: list
+    station_at: list
+    trains: list
+    stations_left: list
+    scores: list
+    routes_of: list
+    stations_of: list
+    depot_at: list
+    depots_of: list
+    depots_left: list
+    depots_spent: list
+    warehouses: list
+    tunnel: Any  # a dict or None
+    last_round: int
+    turns_left: int
+    passes: int
+    log: list
+    log_base: int
+    final: Any  # a dict or None
+    cfg: RulesetConfig
+    var: VariantConfig
+    board: Board
+    wild: int  # card index of the wild card
+    card_names: tuple
+    route_groups: tuple
+    single: bool
+    wh: bool
+    edition_rules: EditionRules
+    open_cache: Any  # a list or None (rules.routes.open_groups)
 
     def bind(self) -> GameState:
         """Attach the (immutable, shared) ruleset, variant, board and edition objects."""
-        self.cfg: RulesetConfig = RULESETS[self.ruleset]
-        self.var: VariantConfig = self.cfg.variants[self.variant]
-        self.board: Board = load_map(self.cfg.map_name)
-        self.wild: int = self.cfg.n_colors  # card index of the wild card
-        self.card_names: tuple = self.cfg.card_names
+        self.cfg = RULESETS[self.ruleset]
+        self.var = self.cfg.variants[self.variant]
+        self.board = load_map(self.cfg.map_name)
+        self.wild = self.cfg.n_colors
+        self.card_names = self.cfg.card_names
         # hot-path lookups (see rules.routes): route groups, and whether a claimed twin
         # closes its double route for everyone (2-3 players, docs/rules.md 1.3.2)
         from .rules.routes import route_groups
 
-        self.route_groups: tuple = route_groups(self.board, self.cfg.colors)
-        self.single: bool = self.n <= self.cfg.single_double_max_players
-        self.wh: bool = bool(self.options.get("warehouses"))  # Warehouses & Depots is on
-        self.edition_rules: EditionRules = EDITIONS[self.edition]
+        self.route_groups = route_groups(self.board, self.cfg.colors)
+        self.single = self.n <= self.cfg.single_double_max_players
+        self.wh = bool(self.options.get("warehouses"))  # Warehouses & Depots is on
+        self.edition_rules = EDITIONS[self.edition]
         # derived, never serialised: the routes open to each seat (rules.routes.open_groups)
-        self.open_cache: list | None = None
+        self.open_cache = None
         return self
 
     def to_dict(self) -> dict:

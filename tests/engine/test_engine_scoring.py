@@ -229,7 +229,7 @@ def test_rank_tie_breaks_tickets_then_fewer_stations_then_longest_path():
     assert [x["rank"] for x in players] == [1, 2, 2]
 
 
-def test_ranking_key_order_is_score_tickets_stations_path(monkeypatch):
+def test_ranking_key_order_is_score_tickets_stations_path():
     from games.engine import scoring
 
     s = started(seats=4)
@@ -239,11 +239,11 @@ def test_ranking_key_order_is_score_tickets_stations_path(monkeypatch):
         {"score": 50, "completed_tickets": 4, "stations_built": 3, "longest_path": 1},
         {"score": 50, "completed_tickets": 3, "stations_built": 1, "longest_path": 9},
     ]
-    monkeypatch.setattr(scoring, "_player_result", lambda st, seat: {
+    players = [{
         **fake[seat], "route_points": 50, "ticket_points": 0, "station_bonus": 0,
         "longest_path_bonus": 0, "attraction_points": 0, "depots_left": 0, "depot_bonus": 0,
-    })  # fmt: skip
-    out = scoring.final_scores(s, "x")["players"]
+    } for seat in range(4)]  # fmt: skip
+    out = scoring.ranked(s, players, "x")["players"]
     # longest path bonus goes to seat 3 (9 cars), which then outscores everyone
     assert out[3]["score"] == 60 and out[3]["rank"] == 1
     assert [x["rank"] for x in out[:3]] == [4, 3, 2]

@@ -21,7 +21,7 @@ import games.engine as E
 from games.engine.counting import _claim_count, _claim_total
 from games.engine.rules.routes import compute_open_groups, open_counts, open_groups
 from games.engine.search import action_at, clone, count_actions, sample_action
-from games.engine.state import GameState
+from games.engine.state import DERIVED, FIELDS
 
 CONFIGS = [
     pytest.param({"ruleset": "europe", "variant": v, "seats": n, "options": o}, id=f"{v}-{n}{t}")
@@ -123,7 +123,7 @@ def test_clone_sets_every_slot_and_shares_no_mutable_field():
         seat = pick_seat(state, rng)
         E.apply_action(state, seat, sample_action(state, seat, rng))
     twin = clone(state)
-    for name in GameState.__slots__:
+    for name in (*FIELDS, *DERIVED):  # every slot (a compiled class has no __slots__)
         value = getattr(twin, name)  # set (AttributeError otherwise)
         if isinstance(value, list | dict) and name not in ("final", "open_cache"):
             assert value is not getattr(state, name), name

@@ -35,26 +35,31 @@ Terms (docs/rules.md 1.3.1):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import phases
 from ..errors import IllegalAction
 from ..rng import shuffle
 
+if TYPE_CHECKING:
+    from ..state import GameState
+
 MAX_REFRESHES = 1000
 
 
-def card_dict(state, counts) -> dict:
+def card_dict(state: GameState, counts) -> dict:
     """Hand-shaped counts -> ``{colour name: count}`` (non-zero only), JSON-ready."""
     names = state.card_names
     return {names[i]: k for i, k in enumerate(counts) if k}
 
 
-def card_names(state, cards) -> list:
+def card_names(state: GameState, cards) -> list:
     """Card indexes -> colour names."""
     names = state.card_names
     return [names[c] for c in cards]
 
 
-def draw_blind(state) -> int:
+def draw_blind(state: GameState) -> int:
     """Take the top card of the deck (reshuffling the discard if needed); -1 if none."""
     deck = state.deck
     if not deck:
@@ -71,12 +76,12 @@ def draw_blind(state) -> int:
     return card
 
 
-def warehouses_feed_deck(state) -> bool:
+def warehouses_feed_deck(state: GameState) -> bool:
     """Whether the warehouses become the deck once deck and discard are empty (docs/rules.md §2)."""
     return state.wh and 0 in state.depots_left
 
 
-def empty_warehouses(state) -> bool:
+def empty_warehouses(state: GameState) -> bool:
     """The warehouse reshuffle, if its condition holds now; True if it happened."""
     if state.deck or state.discard or not warehouses_feed_deck(state):
         return False
@@ -92,7 +97,7 @@ def empty_warehouses(state) -> bool:
     return True
 
 
-def blind_count(state) -> int:
+def blind_count(state: GameState) -> int:
     """Cards that can still be drawn blind: deck + discard (+ warehouses, see docstring)."""
     n = len(state.deck) + len(state.discard)
     if state.wh and 0 in state.depots_left:
@@ -100,7 +105,7 @@ def blind_count(state) -> int:
     return n
 
 
-def _refresh_possible(state) -> bool:
+def _refresh_possible(state: GameState) -> bool:
     """Whether a better row is possible (see the module docstring). The warehouses are left
     out even while they feed the deck: a new row is dealt from the deck and then from the
     discard pile, which holds the old row, so it never reaches them."""
@@ -112,7 +117,7 @@ def _refresh_possible(state) -> bool:
     return pool - pool_wild >= size - (state.cfg.faceup_wild_limit - 1)
 
 
-def check_refresh(state, *, changed: bool) -> None:
+def check_refresh(state: GameState, *, changed: bool) -> None:
     """Apply the 3-locomotive refresh rule to the face-up row (docs/rules.md 1.3.1).
 
     ``changed``: the row has just changed, so the rule clears it (if it shows the limit)
@@ -137,19 +142,19 @@ def check_refresh(state, *, changed: bool) -> None:
         )
 
 
-def recheck_faceup(state) -> None:
+def recheck_faceup(state: GameState) -> None:
     """Check a row that has not changed, as the cards behind it may have (after a blind draw,
     after every action: docs/rules.md 1.3.1); from rules edition 2 on."""
     if state.edition_rules.faceup_checked_always:
         check_refresh(state, changed=False)
 
 
-def faceup_names(state) -> list:
+def faceup_names(state: GameState) -> list:
     names = state.card_names
     return [names[c] if c >= 0 else None for c in state.faceup]
 
 
-def refill_faceup(state) -> None:
+def refill_faceup(state: GameState) -> None:
     """Fill empty face-up slots from the deck, then apply the refresh rule."""
     faceup = state.faceup
     filled = False
@@ -161,7 +166,7 @@ def refill_faceup(state) -> None:
     check_refresh(state, changed=filled)
 
 
-def can_draw(state, second: bool) -> bool:
+def can_draw(state: GameState, second: bool) -> bool:
     """Whether any card may be drawn (as the first or the second card of the action)."""
     if state.wh:
         blind = blind_count(state)
@@ -173,14 +178,14 @@ def can_draw(state, second: bool) -> bool:
     return any(c >= 0 and not (second and c == wild) for c in state.faceup)
 
 
-def _deck_after_warehouse(state, blind: int) -> int:
+def _deck_after_warehouse(state: GameState, blind: int) -> int:
     """Blind cards left for the hand once the warehouse card (if due) is put away."""
     if not state.wh or not blind or warehouses_feed_deck(state):
         return blind  # no warehouse card, or it stays drawable
     return blind - 1
 
 
-def draw_actions(state, second: bool) -> list:
+def draw_actions(state: GameState, second: bool) -> list:
     """The legal draw_card actions (docs/rules.md 1.3.1; §2: with a ``warehouse`` per seat)."""
     out: list[dict] = []
     if not state.wh:
@@ -201,7 +206,7 @@ def draw_actions(state, second: bool) -> list:
     return out
 
 
-def _check_warehouse(state, action: dict, second: bool, blind: int) -> int:
+def _check_warehouse(state: GameState, action: dict, second: bool, blind: int) -> int:
     """The seat whose warehouse gets the warehouse card, or -1 if none is due."""
     target = action.get("warehouse")
     due = state.wh and not second and blind > 0
@@ -216,7 +221,7 @@ def _check_warehouse(state, action: dict, second: bool, blind: int) -> int:
     return target
 
 
-def _validate_draw(state, action: dict, second: bool) -> tuple[int, int]:
+def _validate_draw(state: GameState, action: dict, second: bool) -> tuple[int, int]:
     """Return (face-up slot or -1 for the deck, warehouse seat or -1); raise if illegal."""
     if state.wh:
         blind = blind_count(state)
@@ -246,14 +251,14 @@ def _validate_draw(state, action: dict, second: bool) -> tuple[int, int]:
     return slot, target
 
 
-def apply_draw(state, seat: int, action: dict) -> bool:
+def apply_draw(state: GameState, seat: int, action: dict) -> bool:
     """Draw one card; return True if the turn ends (else the second draw follows)."""
     second = state.phase == phases.DRAW2
     slot, target = _validate_draw(state, action, second)
     return draw(state, seat, slot, target, second)
 
 
-def draw(state, seat: int, slot: int, target: int, second: bool) -> bool:
+def draw(state: GameState, seat: int, slot: int, target: int, second: bool) -> bool:
     """``apply_draw`` after its checks: face-up ``slot`` (-1: the deck), the warehouse card to
     seat ``target`` (-1: none due); ``second``: the action's second card."""
     names = state.card_names

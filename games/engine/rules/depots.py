@@ -35,17 +35,22 @@ Terms:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import phases
 from ..errors import IllegalAction
 from . import opening
 from .cards import card_dict
 
+if TYPE_CHECKING:
+    from ..state import GameState
 
-def placeable(state, ci: int) -> bool:
+
+def placeable(state: GameState, ci: int) -> bool:
     return state.depot_at[ci] == -1 and state.station_at[ci] == -1
 
 
-def depot_actions(state, seat: int) -> list:
+def depot_actions(state: GameState, seat: int) -> list:
     """The place_depot actions of ``seat`` (phase ``turn`` or ``depots``)."""
     if not state.wh or state.depots_left[seat] <= 0:
         return []
@@ -57,7 +62,7 @@ def depot_actions(state, seat: int) -> list:
     ]
 
 
-def apply_place(state, seat: int, city: str) -> bool:
+def apply_place(state: GameState, seat: int, city: str) -> bool:
     """Place a depot; never ends the turn (in phase ``depots`` it passes the set-up on)."""
     if not state.wh:
         raise IllegalAction("no_warehouses")
@@ -73,7 +78,7 @@ def apply_place(state, seat: int, city: str) -> bool:
     return place_depot(state, seat, ci)
 
 
-def place_depot(state, seat: int, ci: int) -> bool:
+def place_depot(state: GameState, seat: int, ci: int) -> bool:
     """``apply_place`` after its checks: a depot on city index ``ci``."""
     city = state.board.cities[ci].name
     state.depot_at[ci] = seat
@@ -85,7 +90,7 @@ def place_depot(state, seat: int, ci: int) -> bool:
     return False
 
 
-def take_options(state, seat: int, index: int) -> list:
+def take_options(state: GameState, seat: int, index: int) -> list:
     """The warehouse choices (sorted seat lists; ``[]`` first) of a claim of route ``index``."""
     left = state.depots_left[seat]
     if left <= 0:
@@ -100,7 +105,7 @@ def take_options(state, seat: int, index: int) -> list:
     return out
 
 
-def check_take(state, seat: int, index: int, chosen) -> list:
+def check_take(state: GameState, seat: int, index: int, chosen) -> list:
     """Validate a claim's ``warehouses`` list; return it sorted."""
     if not state.wh:
         raise IllegalAction("no_warehouses")
@@ -120,7 +125,7 @@ def check_take(state, seat: int, index: int, chosen) -> list:
     return sorted(chosen)
 
 
-def take(state, seat: int, chosen) -> None:
+def take(state: GameState, seat: int, chosen) -> None:
     """Move the chosen warehouses into the seat's hand, one depot given up for each."""
     hand = state.hands[seat]
     for w in chosen:

@@ -10,11 +10,16 @@ player (``depot_placed``) -> phase ``TURN``: the first player's turn (``begin_pl
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import phases
 from ..rng import shuffle
 
+if TYPE_CHECKING:
+    from ..state import GameState
 
-def tickets_chosen(state) -> None:
+
+def tickets_chosen(state: GameState) -> None:
     """Every seat has kept its set-up tickets: returns go under the deck (shuffled), then
     the initial depots (Warehouses & Depots) or the first turn."""
     if state.setup_returned:
@@ -30,7 +35,7 @@ def tickets_chosen(state) -> None:
     begin_play(state)
 
 
-def depot_placed(state, seat: int) -> None:
+def depot_placed(state: GameState, seat: int) -> None:
     """``seat`` placed its initial depot: the next seat places, or, after the first player,
     play starts."""
     if seat == state.first:
@@ -39,7 +44,7 @@ def depot_placed(state, seat: int) -> None:
         state.current = (seat - 1) % state.n
 
 
-def depot_order(state) -> list:
+def depot_order(state: GameState) -> list:
     """Seats still to place their initial depot, in order (phase ``DEPOTS``)."""
     if state.phase != phases.DEPOTS:
         return []
@@ -47,7 +52,7 @@ def depot_order(state) -> list:
     return [(cur - k) % n for k in range((cur - first) % n + 1)]
 
 
-def begin_play(state) -> None:
+def begin_play(state: GameState) -> None:
     """The first turn starts."""
     state.phase = phases.TURN
     state.current = state.first

@@ -14,11 +14,15 @@ Terms:
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..errors import IllegalAction
 
+if TYPE_CHECKING:
+    from ..state import GameState
 
-def parse_cards(state, raw) -> list:
+
+def parse_cards(state: GameState, raw) -> list:
     """Validate the shape of a cards dict; return counts. Raise ``malformed_action``."""
     if not isinstance(raw, dict) or not raw:
         raise IllegalAction("malformed_action", detail="'cards' must be a non-empty object")
@@ -34,7 +38,7 @@ def parse_cards(state, raw) -> list:
     return counts
 
 
-def counts_of(state, raw: dict) -> tuple[list, int]:
+def counts_of(state: GameState, raw: dict) -> tuple[list, int]:
     """(counts, colour) of a cards dict the engine itself listed (no checks: see
     ``actions.apply_trusted``); the colour as ``payment_color`` gives it."""
     index = card_index(state.card_names)
@@ -55,7 +59,7 @@ def card_index(names: tuple) -> dict:
     return {name: i for i, name in enumerate(names)}
 
 
-def payment_color(state, counts) -> int:
+def payment_color(state: GameState, counts) -> int:
     """The colour of a one-colour payment; raise ``mixed_colors`` otherwise."""
     wild = state.wild
     used = [i for i in range(wild) if counts[i]]
@@ -64,7 +68,7 @@ def payment_color(state, counts) -> int:
     return used[0] if used else wild
 
 
-def check_holds(state, seat: int, counts) -> None:
+def check_holds(state: GameState, seat: int, counts) -> None:
     """Raise ``insufficient_cards`` unless the seat's hand holds ``counts``."""
     hand = state.hands[seat]
     if any(k > hand[i] for i, k in enumerate(counts)):
@@ -73,7 +77,7 @@ def check_holds(state, seat: int, counts) -> None:
         raise IllegalAction("insufficient_cards", cards=card_dict(state, counts))
 
 
-def pay(state, seat: int, counts) -> None:
+def pay(state: GameState, seat: int, counts) -> None:
     """Move ``counts`` from the seat's hand to the discard pile."""
     hand = state.hands[seat]
     discard = state.discard

@@ -22,12 +22,16 @@ Terms:
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING, Any
 
 from .. import phases
 from ..errors import IllegalAction
 from .cards import card_dict, card_names, draw_blind
 from .depots import check_take, take, take_options
 from .payment import check_holds, options, pay, payment_color
+
+if TYPE_CHECKING:
+    from ..state import GameState
 
 
 @cache
@@ -50,7 +54,7 @@ def route_rows(board, colors: tuple) -> tuple:
     )
 
 
-def _closed_reason(state, seat: int, index: int) -> str | None:
+def _closed_reason(state: GameState, seat: int, index: int) -> str | None:
     """Why the route is not open for the seat (ignoring cars), or None."""
     owner = state.owner
     if owner[index] != -1:
@@ -80,7 +84,7 @@ def route_groups(board, colors: tuple) -> tuple:
     )
 
 
-def open_groups(state, seat: int) -> list:
+def open_groups(state: GameState, seat: int) -> list:
     """Per group of ``state.route_groups`` (same order), the ``((index, id), ...)`` of its
     routes open to the seat, cars aside (see ``_closed_reason``); ``()`` when none is.
 
@@ -105,7 +109,7 @@ def open_groups(state, seat: int) -> list:
     return groups
 
 
-def open_counts(state, seat: int) -> list:
+def open_counts(state: GameState, seat: int) -> list:
     """Per group of ``state.route_groups``, how many of its routes are open to the seat
     (``len`` of each ``open_groups`` entry, kept alongside them by ``place``)."""
     oc = state.open_cache
@@ -117,7 +121,7 @@ def open_counts(state, seat: int) -> list:
     return state.open_cache[3][seat]
 
 
-def compute_open_groups(state, seat: int) -> list:
+def compute_open_groups(state: GameState, seat: int) -> list:
     """``open_groups`` computed afresh."""
     owner = state.owner
     if owner.count(-1) == len(owner):  # no route claimed yet
@@ -169,7 +173,7 @@ def group_of(board, colors: tuple) -> tuple:
     return tuple(out)
 
 
-def _claims(state, seat: int, first_only: bool = False) -> list:
+def _claims(state: GameState, seat: int, first_only: bool = False) -> list:
     """``(route id, cards dicts)`` for every route the seat can claim now.
 
     Payment options depend only on (length, ferry locomotives, colour) and the hand: they are
@@ -216,7 +220,7 @@ def _claims(state, seat: int, first_only: bool = False) -> list:
     return out
 
 
-def claim_actions(state, seat: int) -> list:
+def claim_actions(state: GameState, seat: int) -> list:
     """The legal claim_route actions, one per route, payment option (and warehouse choice)."""
     if state.wh and state.depots_left[seat] > 0 and any(state.warehouses):
         index = state.board.route_index
@@ -237,11 +241,11 @@ def claim_actions(state, seat: int) -> list:
     ]
 
 
-def can_claim(state, seat: int) -> bool:
+def can_claim(state: GameState, seat: int) -> bool:
     return bool(_claims(state, seat, first_only=True))
 
 
-def _validate_claim(state, seat: int, route_id, counts) -> tuple:
+def _validate_claim(state: GameState, seat: int, route_id, counts) -> tuple:
     index = state.board.route_index.get(route_id)
     if index is None:
         raise IllegalAction("unknown_route", route=route_id)
@@ -267,7 +271,7 @@ def _validate_claim(state, seat: int, route_id, counts) -> tuple:
     return row, paid
 
 
-def place(state, seat: int, index: int) -> None:
+def place(state: GameState, seat: int, index: int) -> None:
     """Put the seat's cars on the route and score it at once (docs/rules.md 1.3.2 table)."""
     board = state.board
     route = board.routes[index]
@@ -288,7 +292,7 @@ def place(state, seat: int, index: int) -> None:
     state.routes_of[seat].append(index)
 
 
-def apply_claim(state, seat: int, route_id: int, counts, chosen=None) -> bool:
+def apply_claim(state: GameState, seat: int, route_id: int, counts, chosen=None) -> bool:
     """Claim a route (or start a tunnel); return True if the turn ends.
 
     ``chosen``: the claim's ``warehouses`` list (None: the key was absent)."""
@@ -297,13 +301,13 @@ def apply_claim(state, seat: int, route_id: int, counts, chosen=None) -> bool:
     return claim(state, seat, row, paid, counts, takes)
 
 
-def claim(state, seat: int, row: tuple, paid: int, counts, takes: list) -> bool:
+def claim(state: GameState, seat: int, row: tuple, paid: int, counts, takes: list) -> bool:
     """``apply_claim`` after its checks: the route's row, the payment's colour and counts, the
     sorted warehouse take."""
     route_id = row[1]
     names = state.card_names
     cards = {names[i]: k for i, k in enumerate(counts) if k}  # card_dict, inline
-    extra_log = {"warehouses": takes} if takes else {}
+    extra_log: dict[str, Any] = {"warehouses": takes} if takes else {}
     if not row[7]:
         pay(state, seat, counts)
         place(state, seat, row[0])
@@ -357,7 +361,7 @@ def claim(state, seat: int, row: tuple, paid: int, counts, takes: list) -> bool:
     return False
 
 
-def tunnel_options(state, seat: int) -> list:
+def tunnel_options(state: GameState, seat: int) -> list:
     """Affordable extra payments ``(colour, wilds)`` for the pending tunnel."""
     t = state.tunnel
     wild = state.wild
@@ -368,7 +372,7 @@ def tunnel_options(state, seat: int) -> list:
     return options(hand, wild, extra, 0, (t["color"],))
 
 
-def tunnel_actions(state, seat: int) -> list:
+def tunnel_actions(state: GameState, seat: int) -> list:
     names = state.card_names
     wild = state.wild
     extra = state.tunnel["extra"]
@@ -385,7 +389,7 @@ def tunnel_actions(state, seat: int) -> list:
     return out
 
 
-def apply_pay_tunnel(state, seat: int, counts) -> bool:
+def apply_pay_tunnel(state: GameState, seat: int, counts) -> bool:
     t = state.tunnel
     if sum(counts) != t["extra"]:
         raise IllegalAction("wrong_card_count", expected=t["extra"], got=sum(counts))
@@ -401,7 +405,7 @@ def apply_pay_tunnel(state, seat: int, counts) -> bool:
     return pay_tunnel(state, seat, counts)
 
 
-def pay_tunnel(state, seat: int, counts) -> bool:
+def pay_tunnel(state: GameState, seat: int, counts) -> bool:
     """``apply_pay_tunnel`` after its checks."""
     t = state.tunnel
     state.log_event(
@@ -414,7 +418,7 @@ def pay_tunnel(state, seat: int, counts) -> bool:
     return True
 
 
-def _finish_tunnel(state, seat: int, counts) -> None:
+def _finish_tunnel(state: GameState, seat: int, counts) -> None:
     t = state.tunnel
     pay(state, seat, counts)
     for i, k in enumerate(t["played"]):
@@ -426,7 +430,7 @@ def _finish_tunnel(state, seat: int, counts) -> None:
     # revealed cards are discarded at the end of the turn (end_turn does it)
 
 
-def apply_decline_tunnel(state, seat: int) -> bool:
+def apply_decline_tunnel(state: GameState, seat: int) -> bool:
     t = state.tunnel
     hand = state.hands[seat]
     for i, k in enumerate(t["played"]):

@@ -13,18 +13,22 @@ Terms:
 from __future__ import annotations
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..errors import IllegalAction
 from .cards import card_dict
 from .payment import check_holds, options, pay, payment_color
 
+if TYPE_CHECKING:
+    from ..state import GameState
 
-def station_cost(state, seat: int) -> int:
+
+def station_cost(state: GameState, seat: int) -> int:
     built = state.cfg.stations - state.stations_left[seat]
     return state.cfg.station_costs[built]
 
 
-def station_options(state, seat: int) -> list:
+def station_options(state: GameState, seat: int) -> list:
     """Affordable payment options ``(colour, wilds)`` for the seat's next station."""
     if state.stations_left[seat] <= 0:
         return []
@@ -32,7 +36,7 @@ def station_options(state, seat: int) -> list:
     return options(state.hands[seat], wild, station_cost(state, seat), 0, range(wild))
 
 
-def can_build(state, seat: int) -> bool:
+def can_build(state: GameState, seat: int) -> bool:
     if not station_options(state, seat):
         return False
     if state.wh:
@@ -42,7 +46,7 @@ def can_build(state, seat: int) -> bool:
     return -1 in state.station_at
 
 
-def station_actions(state, seat: int) -> list:
+def station_actions(state: GameState, seat: int) -> list:
     pays = station_options(state, seat)
     if not pays:
         return []
@@ -74,7 +78,7 @@ def city_names(board) -> tuple:
     return tuple(c.name for c in board.cities)
 
 
-def apply_build(state, seat: int, city: str, counts) -> bool:
+def apply_build(state: GameState, seat: int, city: str, counts) -> bool:
     ci = state.board.city_index.get(city)
     if ci is None:
         raise IllegalAction("unknown_city", city=city)
@@ -92,7 +96,7 @@ def apply_build(state, seat: int, city: str, counts) -> bool:
     return build(state, seat, ci, counts)
 
 
-def build(state, seat: int, ci: int, counts) -> bool:
+def build(state: GameState, seat: int, ci: int, counts) -> bool:
     """``apply_build`` after its checks: a station on city index ``ci``."""
     pay(state, seat, counts)
     state.station_at[ci] = seat

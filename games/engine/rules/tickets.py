@@ -22,18 +22,22 @@ Terms (docs/rules.md 1.2 step 5, 1.3.3, 1.8):
 from __future__ import annotations
 
 from itertools import combinations
+from typing import TYPE_CHECKING
 
 from .. import phases
 from ..errors import IllegalAction
 from . import opening
 
+if TYPE_CHECKING:
+    from ..state import GameState
 
-def ticket_ids(state, indexes) -> list:
+
+def ticket_ids(state: GameState, indexes) -> list:
     tickets = state.board.tickets
     return [tickets[i].id for i in indexes]
 
 
-def _keep_problem(state, seat, offer, kept) -> tuple | None:
+def _keep_problem(state: GameState, seat, offer, kept) -> tuple | None:
     """(reason code, params) if keeping ``kept`` out of ``offer`` breaks the keep rule."""
     var = state.var
     if state.phase != phases.SETUP:
@@ -55,7 +59,7 @@ def _keep_problem(state, seat, offer, kept) -> tuple | None:
     return None
 
 
-def keep_actions(state, seat: int) -> list:
+def keep_actions(state: GameState, seat: int) -> list:
     """Every allowed subset of the seat's offer, as keep_tickets actions (the empty one too
     where the rule allows it: Mega Europe's long tickets)."""
     offer = state.offers[seat]
@@ -67,7 +71,7 @@ def keep_actions(state, seat: int) -> list:
     return out
 
 
-def _parse_choice(state, seat: int, chosen) -> list:
+def _parse_choice(state: GameState, seat: int, chosen) -> list:
     offer = state.offers[seat]
     index = state.board.ticket_index
     picked = set()
@@ -79,7 +83,7 @@ def _parse_choice(state, seat: int, chosen) -> list:
     return [i for i in offer if i in picked]  # offered order
 
 
-def apply_keep(state, seat: int, chosen: list) -> bool:
+def apply_keep(state: GameState, seat: int, chosen: list) -> bool:
     """Keep tickets (set-up or in play); return True if the turn ends."""
     kept = _parse_choice(state, seat, chosen)
     offer = state.offers[seat]
@@ -89,7 +93,7 @@ def apply_keep(state, seat: int, chosen: list) -> bool:
     return keep(state, seat, kept)
 
 
-def keep(state, seat: int, kept: list) -> bool:
+def keep(state: GameState, seat: int, kept: list) -> bool:
     """``apply_keep`` after its checks: ``kept``, ticket indexes in offered order."""
     offer = state.offers[seat]
     returned = [i for i in offer if i not in kept]
@@ -113,19 +117,19 @@ def keep(state, seat: int, kept: list) -> bool:
     return False
 
 
-def long_tickets_first(state) -> bool:
+def long_tickets_first(state: GameState) -> bool:
     """Whether the set-up deals the long tickets first, the regular ones after the long choice
     (the two-step set-up: the variant has it, and the game's rules edition plays it)."""
     return state.var.setup_long_first and state.edition_rules.long_tickets_first
 
 
-def _long_step(state, offer) -> bool:
+def _long_step(state: GameState, offer) -> bool:
     """Whether ``offer`` is the first of two set-up steps: long tickets only."""
     tickets = state.board.tickets
     return bool(offer) and all(tickets[i].kind == "long" for i in offer)
 
 
-def _deal_regular(state, seat: int) -> None:
+def _deal_regular(state: GameState, seat: int) -> None:
     """Mega Europe's second set-up step: the seat's regular tickets, from the top of the
     ticket deck (docs/rules.md 1.8)."""
     k = min(state.var.setup_regular, len(state.ticket_deck))
@@ -134,7 +138,7 @@ def _deal_regular(state, seat: int) -> None:
     state.log_event(seat, "deal_tickets", secret={"tickets": ticket_ids(state, offer)}, count=k)
 
 
-def _return_setup(state, returned: list) -> None:
+def _return_setup(state: GameState, returned: list) -> None:
     tickets = state.board.tickets
     for i in returned:
         if state.var.setup_return == "bottom" and tickets[i].kind != "long":
@@ -143,7 +147,7 @@ def _return_setup(state, returned: list) -> None:
             state.boxed.append(i)
 
 
-def apply_draw_tickets(state, seat: int) -> bool:
+def apply_draw_tickets(state: GameState, seat: int) -> bool:
     if not state.ticket_deck:
         raise IllegalAction("ticket_deck_empty")
     k = min(state.var.draw_count, len(state.ticket_deck))

@@ -13,14 +13,19 @@ Terms:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import phases
 from ..scoring import final_scores
 from .cards import can_draw, refill_faceup
 from .routes import can_claim
 from .stations import can_build
 
+if TYPE_CHECKING:
+    from ..state import GameState
 
-def has_action(state, seat: int) -> bool:
+
+def has_action(state: GameState, seat: int) -> bool:
     """Whether the seat has any action besides passing in phase ``turn``."""
     return (
         can_draw(state, False)
@@ -30,7 +35,7 @@ def has_action(state, seat: int) -> bool:
     )
 
 
-def end_turn(state, seat: int, passed: bool = False) -> None:
+def end_turn(state: GameState, seat: int, passed: bool = False) -> None:
     """Finish the seat's turn and start the next one (or end the game)."""
     if state.tunnel is not None:
         state.discard.extend(state.tunnel["revealed"])
@@ -56,7 +61,7 @@ def end_turn(state, seat: int, passed: bool = False) -> None:
     state.current = (seat + 1) % state.n
 
 
-def finish(state, reason: str) -> None:
+def finish(state: GameState, reason: str) -> None:
     """Score the game and close it."""
     state.final = final_scores(state, reason)
     for p in state.final["players"]:
