@@ -10,7 +10,7 @@ PORT ?= 8000
 # Local runs default to DEBUG on (a built-in development secret key); production sets its own.
 RUN_ENV := DEBUG=$(or $(DEBUG),true)
 
-.PHONY: install run test lint format bench bench-load migrate locale clean fuzz
+.PHONY: install run test lint format bench bench-load migrate locale clean fuzz engine-native
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -70,8 +70,18 @@ format: install
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# The optional compiled engine (games/engine/native.py): mypyc output in build/native-engine,
+# used only by a process started with TTR_NATIVE_ENGINE=1 (and only while the sources match).
+engine-native: install
+	$(BIN)/python -c "from games.engine.native import main; main()"
+
 bench: install
 	$(BIN)/python benchmarks/engine.py
+	@if $(BIN)/python -c "from games.engine.native import main; main()" > /dev/null 2>&1; then \
+	  TTR_NATIVE_ENGINE=1 $(BIN)/python benchmarks/engine.py --check-games 2; \
+	else \
+	  echo "compiled engine skipped: mypyc could not build it (no C compiler?)"; \
+	fi
 	$(BIN)/python benchmarks/bots.py
 	@if [ -n "$$DATABASE_URL" ] && [ -n "$$REDIS_URL" ]; then \
 	  $(BIN)/python benchmarks/timeouts.py; \
@@ -96,4 +106,4 @@ fuzz: install
 	  $(BIN)/python -m pytest tests/reliability/test_fuzz.py -s -q --timeout=0 $(PYTEST_ARGS)
 
 clean:
-	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .mypy_cache .import_linter_cache
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache .mypy_cache .import_linter_cache build/native-engine

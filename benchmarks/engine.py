@@ -30,6 +30,9 @@ clock (also shown, for the list way); the mean decisions per game; the median ti
 final-scoring time (re-running ``final_scores`` on each finished game). ``--profile`` runs
 cProfile over the list way (``--sampled``: the sampled way, ``--fast``: the playout way,
 ``--loop``: the playout loop).
+
+``TTR_NATIVE_ENGINE=1`` (after ``make engine-native``) measures the optional compiled engine
+(``games/engine/native.py``); the first line says which engine ran. ``make bench`` runs both.
 """
 
 from __future__ import annotations
@@ -260,6 +263,10 @@ def main(argv=None) -> None:
         pstats.Stats("/tmp/e.prof").sort_stats("tottime").print_stats(20)
         return
 
+    if E.native.KIND == "native":
+        print("engine: native (compiled by mypyc: games/engine/native.py)")
+    else:
+        print("engine: pure Python")
     rows = [measure(name, CONFIGS[name], seeds) for name in names]
     columns = list(rows[0])
     widths = {c: max(len(c), *(len(r[c]) for r in rows)) for c in columns}

@@ -221,6 +221,10 @@ documented in the module that implements them (``rules/``, ``scoring``).
 
 from __future__ import annotations
 
+# first: with TTR_NATIVE_ENGINE set, it puts the compiled modules in front of the pure ones
+from . import native
+
+# isort: split
 import copy
 
 from . import phases
@@ -297,6 +301,7 @@ __all__ = [
     "legal_actions",
     "log_for",
     "log_length",
+    "native",
     "new_game",
     "redact_entries",
     "replay",
