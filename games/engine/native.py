@@ -85,11 +85,15 @@ def build(target: Path) -> None:
     """Compile ``MODULES`` into ``target`` (replacing a build there): the engine's sources are
     copied to a scratch tree, mypyc compiles them there, and only its output is kept, so no
     compiled module ever sits beside the sources it would shadow."""
+    if target.exists() and any(target.iterdir()) and not (target / "stamp.json").exists():
+        raise RuntimeError(f"{target} is not empty and holds no native build: not replaced")
     source_digest = digest()
     with tempfile.TemporaryDirectory(prefix="ttr-native-") as scratch:
         root = Path(scratch)
         shutil.copy(ENGINE.parent / "__init__.py", _mkdir(root / "games") / "__init__.py")
         shutil.copytree(ENGINE, root / "games" / "engine", ignore=_not_sources)
+        if digest() != source_digest:  # the stamp must name exactly what was compiled
+            raise RuntimeError("the engine's sources changed during the build: build again")
         command = [sys.executable, "-m", "mypyc", *(f"games/engine/{m}" for m in MODULES)]
         done = subprocess.run(command, cwd=root, capture_output=True, text=True)
         if done.returncode != 0:
@@ -152,7 +156,7 @@ def _activate() -> str:
     return "native"
 
 
-KIND = _activate() if __name__ == "games.engine.native" else "pure"
+KIND = _activate()
 
 
 def extend_rules_path(path: list) -> None:
