@@ -154,7 +154,11 @@ def test_the_waiting_room_keeps_the_bot_level_of_the_last_bot_added(site):
         expect(page.locator("#seat-list")).to_contain_text("(hard bot)")
         expect(page.locator("#bot-level")).to_have_value("hard")
         page.locator("#add-bot").click()  # a second one without choosing again
-        expect(page.locator("#seat-list li", has_text="(hard bot)")).to_have_count(2)
+        # a form post, its redirect and a fresh page: more than expect's 5 s default on a
+        # loaded CI machine once (2026-11-25), with one navigation and no reload seen here
+        expect(page.locator("#seat-list li", has_text="(hard bot)")).to_have_count(
+            2, timeout=15_000
+        )
         expect(page.locator("#bot-level")).to_have_value("hard")
 
 
