@@ -39,15 +39,18 @@ lint: install
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
 
-# Four pytest processes side by side, their reports one after the other: the pure engine
-# tests (no database, no server: all CPU); the tests that wait on servers of their own
+# Four pytest processes side by side, their reports one after the other, then the compiled
+# engine's conformance run alone (tests/engine/test_native_engine.py: a mypyc build and the
+# engine suite again, all CPU, kept away from the live sites' timing): the pure
+# engine tests (no database, no server: all CPU); the tests that wait on servers of their own
 # (browsers, live sites, fault drills), in two halves (TESTS=live1, live2), each on a database
 # and Redis number of its own; and the rest (TESTS=rest). With PYTEST_ARGS (a path, -k,
 # -x ...) one plain pytest runs instead.
 test: lint locale
 	@if [ -n "$(PYTEST_ARGS)" ]; then exec $(BIN)/python -m pytest $(PYTEST_ARGS); fi; \
 	mkdir -p var; \
-	$(BIN)/python -m pytest tests/engine -p no:cacheprovider > var/engine-tests.log 2>&1 & \
+	$(BIN)/python -m pytest tests/engine -p no:cacheprovider \
+	  --ignore=tests/engine/test_native_engine.py > var/engine-tests.log 2>&1 & \
 	engine=$$!; \
 	redis_db=$${REDIS_URL##*/}; pids=""; \
 	for shard in 1 2; do \
@@ -64,6 +67,8 @@ test: lint locale
 	done; \
 	wait $$engine || status=$$?; \
 	echo "--- tests/engine (run beside the rest):"; cat var/engine-tests.log; \
+	echo "--- the compiled engine against the pure one (alone: a compiler and all CPU):"; \
+	$(BIN)/python -m pytest tests/engine/test_native_engine.py -p no:cacheprovider || status=$$?; \
 	exit $$status
 
 format: install
