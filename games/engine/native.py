@@ -140,31 +140,32 @@ def _refusal(target: Path) -> str | None:
     return None
 
 
-def _activate() -> str:
-    """Put a current build in front of the engine's packages; return the engine kind."""
+def _activate() -> Path | None:
+    """Put a current build in front of the engine's package; return its engine directory
+    (``None``: the engine stays pure)."""
     target = _requested()
     if target is None:
-        return "pure"
+        return None
     reason = _refusal(target)
     if reason is not None:
         warnings.warn(f"{reason}; running the pure engine", RuntimeWarning, stacklevel=2)
-        return "pure"
+        return None
+    compiled = target / "games" / "engine"
     engine = sys.modules["games.engine"]  # being imported: its __path__ is set
-    engine.__path__.insert(0, str(target / "games" / "engine"))
+    engine.__path__.insert(0, str(compiled))
     # mypyc's shared library is a top-level module the compiled modules import by name
     sys.path.insert(0, str(target))
-    return "native"
+    return compiled
 
 
-KIND = _activate()
+_COMPILED = _activate()
+KIND = "pure" if _COMPILED is None else "native"
 
 
 def extend_rules_path(path: list) -> None:
     """Called by ``games.engine.rules``: its compiled modules too, when the engine is native."""
-    if KIND == "native":
-        target = _requested()
-        assert target is not None
-        path.insert(0, str(target / "games" / "engine" / "rules"))
+    if _COMPILED is not None:
+        path.insert(0, str(_COMPILED / "rules"))
 
 
 def main(target: str | None = None) -> None:
