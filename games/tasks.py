@@ -59,17 +59,27 @@ def sweep_deadlines() -> int:
     if not cache.add(SWEEP_LOCK, 1, timeout=SWEEP_LOCK_SECONDS):
         return 0
     try:
-        if not services.clock_sweep_beat().serving:
-            return 0  # nobody can move now: no timeouts (the time is given back later)
-        started = time.monotonic()
-        handled = services.game_sweep_deadlines()
-        if time.monotonic() - started > settings.SWEEP_SECONDS:
-            # A long sweep (many timeouts at once) was no outage: the next sweep's gap counts
-            # from its end, not its start.
-            services.clock_sweep_touch()
-        return handled
+        return _sweep()
+    except (OperationalError, InterfaceError) as exc:
+        # The database busy (SQLite's write lock, held past its timeout by other writers) or
+        # unreachable: the next beat, a second later, sweeps again, and if none gets through
+        # for a while that is an outage the clocks get back. A warning, not a traceback.
+        log.warning("deadline sweep skipped, the database did not answer: %s", exc)
+        return 0
     finally:
         cache.delete(SWEEP_LOCK)
+
+
+def _sweep() -> int:
+    if not services.clock_sweep_beat().serving:
+        return 0  # nobody can move now: no timeouts (the time is given back later)
+    started = time.monotonic()
+    handled = services.game_sweep_deadlines()
+    if time.monotonic() - started > settings.SWEEP_SECONDS:
+        # A long sweep (many timeouts at once) was no outage: the next sweep's gap counts
+        # from its end, not its start.
+        services.clock_sweep_touch()
+    return handled
 
 
 @shared_task

@@ -212,6 +212,7 @@ def test_a_database_outage_is_given_back_once_though_it_also_staled_the_web_beat
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres  # it watches the sweeps wait on the row lock in pg_stat_activity
 def test_two_sweeps_racing_after_an_outage_shift_once(cast):
     """Both read the stale beat before either writes it (held back by a lock on the row
     here); the compare-and-set lets one of them shift."""
@@ -339,3 +340,45 @@ def test_a_sweep_that_ran_long_is_no_outage(game):
     assert services.clock_sweep_beat(now=now + timedelta(seconds=6)).outage is None
     game.refresh_from_db()
     assert game.deadline == before
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_the_database_cannot_serve_is_skipped_with_a_warning(game, caplog):
+    """Another connection holds the lock the sweep needs past the sweep's wait (SQLite's write
+    lock under load in embedded mode; a lock on PostgreSQL): that beat logs one warning, no
+    traceback, and frees the sweep's own lock, so the next beat sweeps as usual."""
+    from django.db import connections
+
+    _turn_started(game, 60)  # past its deadline
+    _last_beat(0.5)
+    version = game.version
+    holder = connections.create_connection("default")
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SET lock_timeout = '200ms'")
+        else:
+            cursor.execute("PRAGMA busy_timeout = 200")
+    with holder.cursor() as cursor:
+        if holder.vendor == "postgresql":
+            cursor.execute("BEGIN")
+            cursor.execute("LOCK TABLE games_clockbeat IN ACCESS EXCLUSIVE MODE")
+        else:
+            cursor.execute("BEGIN IMMEDIATE")
+    try:
+        with caplog.at_level("WARNING", logger="games.tasks"):
+            assert tasks.sweep_deadlines() == 0
+    finally:
+        with holder.cursor() as cursor:
+            cursor.execute("ROLLBACK")
+        holder.close()
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "RESET lock_timeout" if connection.vendor == "postgresql"
+                else "PRAGMA busy_timeout = 20000"
+            )  # fmt: skip
+    [record] = [r for r in caplog.records if r.name == "games.tasks"]
+    assert record.levelname == "WARNING" and record.exc_info is None
+    assert "deadline sweep skipped" in record.getMessage()
+    game.refresh_from_db()
+    assert game.version == version  # nothing resolved while the database did not answer
+    assert tasks.sweep_deadlines() == 1  # the next beat: the lock was freed, the seat times out
