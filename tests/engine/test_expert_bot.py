@@ -9,6 +9,7 @@ import pytest
 
 import games.engine as E
 from games.engine.bots import choose_action, expert, expert_world
+from games.engine.bots.hard import Hard
 from tests.engine.test_bots import _hide_differently
 
 PLAYOUTS = 6  # small: these tests check behaviour, not strength (that is bot_arena's job)
@@ -167,3 +168,46 @@ def test_the_hard_bots_move_is_kept_unless_another_clearly_beats_it():
         if kept + replaced >= 12:
             break
     assert kept and replaced  # both happen in a dozen decisions
+
+
+def test_set_up_tickets_are_searched_among_the_hard_bots_best_keeps():
+    """At set-up the candidates are the hard bot's best keeps by its own valuation (its choice
+    first); in play a ticket choice stays the hard bot's."""
+    state = E.new_game(ruleset="europe", seats=3, seed=21)
+    view = E.view_for(state, 0)
+    legal = E.legal_actions(state, 0)
+    ranked = Hard(view, legal, random.Random(0)).ranked_keeps()
+    assert ranked[0] == choose_action("hard", view, legal, seed=0)
+    report = expert.evaluate(view, legal, budget=None, playouts=40, seed=1)
+    assert len(legal) > 4 and len(report) == min(len(legal), expert.TICKET_CANDIDATES)
+    assert [r["action"] for r in report if r["prior"]] == [ranked[0]]
+    assert sorted(map(repr, (r["action"] for r in report))) == sorted(
+        map(repr, ranked[: expert.TICKET_CANDIDATES])
+    )
+    assert all(r["visits"] >= 1 for r in report)
+    for step, (state, seat, view, legal, action) in enumerate(
+        play("europe", "classic", None, 2, 40)
+    ):
+        if seat == 0 and state.phase == "tickets":
+            assert action == Hard(view, legal, random.Random(step)).choose()  # same seed
+            break
+    else:
+        raise AssertionError("no ticket choice in play")
+
+
+def test_the_set_up_search_is_blind_to_the_other_seats_offers_and_the_deck():
+    state = E.new_game(ruleset="europe", seats=3, seed=22)
+    other = E.from_json(E.to_json(state))
+    rng = random.Random(4)
+    for seat in (1, 2):  # the other seats' offers swapped with hidden tickets
+        offer = other.offers[seat]
+        for i in range(len(offer)):
+            k = rng.randrange(len(other.ticket_deck))
+            offer[i], other.ticket_deck[k] = other.ticket_deck[k], offer[i]
+    rng.shuffle(other.deck)
+    assert E.to_json(other) != E.to_json(state)
+    view, hidden = E.view_for(state, 0), E.view_for(other, 0)
+    assert view == hidden
+    legal = E.legal_actions(state, 0)
+    mine = expert.evaluate(view, legal, budget=None, playouts=30, seed=5)
+    assert mine == expert.evaluate(hidden, legal, budget=None, playouts=30, seed=5)

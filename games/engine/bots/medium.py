@@ -231,6 +231,10 @@ class Medium:
 
     # --- tickets -------------------------------------------------------------------------
     def keep_tickets(self) -> dict:
+        return self.ranked_keeps()[0]
+
+    def ranked_keeps(self) -> list:
+        """The ticket options, best first by ``ticket_value`` (ties: the order listed)."""
         seen = self.seen
         options = self.by["keep_tickets"]
         held = seen.tickets
@@ -240,17 +244,16 @@ class Medium:
         else:
             budget = seen.trains[seen.seat] - base.cars - self.style.play_spare
         index = seen.board.ticket_index
-        best = None
-        for action in options:
+        valued = []
+        for i, action in enumerate(options):
             kept = [seen.board.tickets[index[tid]] for tid in action["tickets"]]
             plan = planner.make_plan(seen, held + kept, self.costs)
             value = self.ticket_value(kept, plan, plan.cars - base.cars, budget)
             if seen.phase == phases.SETUP:
                 value += (self.style.car_price - self.style.setup_price) * plan.cars
-            if best is None or value > best[0]:
-                best = (value, action)
-        assert best is not None  # there is always a ticket option
-        return best[1]
+            valued.append((-value, i, action))
+        valued.sort(key=lambda v: v[:2])
+        return [action for _, _, action in valued]
 
     def ticket_value(self, kept, plan, cars: int, budget: int) -> float:
         blocked = {t.index for t in plan.blocked}
