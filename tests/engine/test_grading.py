@@ -154,3 +154,16 @@ def test_the_expert_s_search_can_grade_too():
                            for a in legal)  # fmt: skip
         apply_action(state, seat, action)
     assert graded > 5
+
+
+def test_set_up_ticket_keeps_are_graded_by_the_expert_s_search():
+    """The expert searches every keep of a Europe set-up offer, so the one a player kept is
+    among its candidates and graded by it (a ticket choice in play is left to the playouts)."""
+    state = new_game(seats=2, seed=7)
+    search = grading.Budget(seconds=None, playouts=44)
+    for seat in (0, 1):
+        legal = legal_actions(state, seat)
+        for played in (legal[0], legal[-1]):
+            found = grading.expert_evaluator(state, seat, legal, played, search, seed=3)
+            assert found is not None and found.samples >= 1 and found.loss >= 0
+            assert found.best_action in legal

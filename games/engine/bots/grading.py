@@ -223,7 +223,7 @@ def expert_evaluator(state, seat, legal, played, budget: Budget, seed: int):
     """The expert bot's search (``expert.evaluate``) from ``view_for(state, seat)``: the
     move it would play against the one played, by its ``margin`` estimates. ``None`` (not
     graded) when the move played is none of the candidates it searched (e.g. its ticket
-    choices, which it leaves to the hard bot)."""
+    choices in play, which it leaves to the hard bot; set-up keeps it searches)."""
     from . import expert
 
     rows = expert.evaluate(view_for(state, seat), legal, budget=budget.seconds, seed=seed,
@@ -239,7 +239,7 @@ def expert_evaluator(state, seat, legal, played, budget: Budget, seed: int):
 
 def expert_then_playouts(state, seat, legal, played, budget: Budget, seed: int):
     """The expert's search, and the playouts for the moves it does not search (its ticket
-    choices): every decision graded, in points of margin either way."""
+    choices in play): every decision graded, in points of margin either way."""
     found = expert_evaluator(state, seat, legal, played, budget, seed)
     if found is None:
         found = playout_evaluator(state, seat, legal, played, budget, seed)
