@@ -167,3 +167,13 @@ def test_set_up_ticket_keeps_are_graded_by_the_expert_s_search():
             found = grading.expert_evaluator(state, seat, legal, played, search, seed=3)
             assert found is not None and found.samples >= 1 and found.loss >= 0
             assert found.best_action in legal
+    for seat, action in recorded_game(seed=7):  # to the first turn, then a ticket draw
+        apply_action(state, seat, action)
+        if state.phase == phases.TURN:
+            break
+    seat = current_seats(state)[0]
+    apply_action(state, seat, {"type": "draw_tickets"})
+    assert state.phase == phases.TICKETS
+    legal = legal_actions(state, seat)  # a ticket choice in play: left to the playouts
+    assert len(legal) > 1
+    assert grading.expert_evaluator(state, seat, legal, legal[0], search, seed=3) is None

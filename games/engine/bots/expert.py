@@ -105,7 +105,7 @@ def evaluate(view: dict, legal: list, budget=DEFAULT_BUDGET, seed: int = 0, play
     whichever ends first)."""
     rng = random.Random(seed)
     hard = Hard(view, legal, random.Random(rng.getrandbits(32)))
-    if legal[0]["type"] == "keep_tickets":
+    if legal[0]["type"] == "keep_tickets" and view["phase"] == phases.SETUP:
         cands = hard.ranked_keeps()[:TICKET_CANDIDATES]
     else:
         cands = candidates(hard, view, hard.choose())
