@@ -372,10 +372,11 @@ def test_a_sweep_the_database_cannot_serve_is_skipped_with_a_warning(game, caplo
             cursor.execute("ROLLBACK")
         holder.close()
         with connection.cursor() as cursor:
-            cursor.execute(
-                "RESET lock_timeout" if connection.vendor == "postgresql"
-                else "PRAGMA busy_timeout = 20000"
-            )  # fmt: skip
+            if connection.vendor == "postgresql":
+                cursor.execute("RESET lock_timeout")
+            else:  # back to the settings' wait
+                wait = connection.settings_dict["OPTIONS"]["timeout"]
+                cursor.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
     [record] = [r for r in caplog.records if r.name == "games.tasks"]
     assert record.levelname == "WARNING" and record.exc_info is None
     assert "deadline sweep skipped" in record.getMessage()

@@ -213,7 +213,7 @@ def _playout(base, plans: list, action: dict, seat: int, roll: int) -> tuple[flo
 def _quick(view: dict, legal: list, rng) -> dict | None:
     """Decisions not searched: tickets in play (the hard bot's) and the initial depot."""
     kind = legal[0]["type"]
-    if kind == "keep_tickets" and (view["phase"] != phases.SETUP or TICKET_CANDIDATES < 2):
+    if kind == "keep_tickets" and view["phase"] != phases.SETUP:
         return Hard(view, legal, rng).choose()
     if view["phase"] == phases.DEPOTS:
         return depot_choice(Medium(view, legal, rng))

@@ -245,15 +245,15 @@ class Medium:
             budget = seen.trains[seen.seat] - base.cars - self.style.play_spare
         index = seen.board.ticket_index
         valued = []
-        for i, action in enumerate(options):
+        for action in options:
             kept = [seen.board.tickets[index[tid]] for tid in action["tickets"]]
             plan = planner.make_plan(seen, held + kept, self.costs)
             value = self.ticket_value(kept, plan, plan.cars - base.cars, budget)
             if seen.phase == phases.SETUP:
                 value += (self.style.car_price - self.style.setup_price) * plan.cars
-            valued.append((-value, i, action))
-        valued.sort(key=lambda v: v[:2])
-        return [action for _, _, action in valued]
+            valued.append((value, action))
+        valued.sort(key=lambda v: -v[0])  # stable: ties keep the order listed
+        return [action for _, action in valued]
 
     def ticket_value(self, kept, plan, cars: int, budget: int) -> float:
         blocked = {t.index for t in plan.blocked}
