@@ -10,7 +10,9 @@ from collections import Counter
 import pytest
 
 import games.engine as E
-from games.engine.bots import expert_world, rollout
+from games.engine.bots import expert_world, planner, rollout
+from games.engine.bots.hard import HARD
+from games.engine.bots.knowledge import read
 from tests.engine.test_expert_bot import RULESETS, play
 
 
@@ -78,6 +80,37 @@ def test_a_plan_taken_away_is_made_again_around_it():
     E.apply_action(state, state.current, claim)
     rollout.after(state, plans, 1 - other, claim)
     assert taken not in plans[other] and plans[other] == rollout.plan_for(state, other)
+
+
+@pytest.mark.parametrize(("ruleset", "variant", "options", "seats"), RULESETS)
+def test_plans_read_from_the_state_are_the_plans_read_from_the_seats_view(
+    ruleset, variant, options, seats
+):
+    """``plan_for`` reads the public board and the seat's own tickets from the state, not
+    from a view built for the seat; the costs of every route at once are ``usable``'s one by
+    one. Random games, stations and closed double routes included."""
+    checked = 0
+    for seed in range(2):
+        state = E.new_game(
+            ruleset=ruleset, variant=variant, seats=seats, seed=seed, options=options
+        )
+        rng = random.Random(seed)
+        while not E.is_terminal(state):
+            seat = E.current_seats(state)[0]
+            if state.phase == "turn" and state.turn % 7 == 0:
+                for s in range(state.n):
+                    seen = read(E.view_for(state, s))
+                    costs = planner.route_costs(seen, HARD.weights)
+                    assert costs == [
+                        None if (u := planner.usable(seen, r.index)) is None
+                        else 0.0 if u else planner.weight(r, HARD.weights, seen.board.scoring)
+                        for r in seen.board.routes
+                    ]  # fmt: skip
+                    plan = planner.fit_plan(seen, seen.tickets, costs, seen.trains[s])[0]
+                    assert rollout.plan_for(state, s) == set(plan.routes)
+                    checked += 1
+            E.apply_action(state, seat, rng.choice(E.legal_actions(state, seat)))
+    assert checked > 20
 
 
 def test_the_worlds_favour_tickets_the_other_seats_routes_serve():

@@ -225,14 +225,15 @@ def _tickets(s: GameState, view: dict, board, rng) -> None:
 
 
 def _seat_guess(board, routes: list, owner: tuple) -> tuple:
-    """(ticket weights, plan costs) of a seat that claimed ``routes``. A ticket's weight is
-    how likely the seat holds it, relative to one its routes do not help (see module
-    docstring): ``exp(cars saved / SAVED_CARS)``, where the cars saved are how much shorter
-    the ticket's cheapest path over the routes not claimed by others is when the seat's own
-    routes cost nothing. The plan costs are the seat's for ``planner.make_plan``: its own
-    routes free, the others' closed, open ones priced with the hard bot's weights (stations
-    left out). Kept per board, routes and owners (the same for every world of a decision,
-    and mostly for the next decisions too)."""
+    """(ticket weights, plan costs, plan cars by ticket set) of a seat that claimed
+    ``routes``. A ticket's weight is how likely the seat holds it, relative to one its
+    routes do not help (see module docstring): ``exp(cars saved / SAVED_CARS)``, where the
+    cars saved are how much shorter the ticket's cheapest path over the routes not claimed
+    by others is when the seat's own routes cost nothing. The plan costs are the seat's for
+    ``planner.make_plan``: its own routes free, the others' closed, open ones priced with
+    the hard bot's weights (stations left out); the third, filled by ``_held``, holds the
+    cars of each set's plan. Kept per board, routes and owners (the same for every world of
+    a decision, and mostly for the next decisions too)."""
     key = (board.name, tuple(routes), owner)
     found = _WEIGHTS.get(key)
     if found is not None:
@@ -256,7 +257,7 @@ def _seat_guess(board, routes: list, owner: tuple) -> tuple:
     ]
     if len(_WEIGHTS) > 256:
         _WEIGHTS.clear()
-    _WEIGHTS[key] = found = (out, costs)
+    _WEIGHTS[key] = found = (out, costs, {})
     return found
 
 
@@ -273,7 +274,7 @@ def _held(board, player: dict, owner: tuple, rest: list, longs: set, rng) -> lis
     count = min(player["ticket_count"], len(rest))
     if not count:
         return []
-    weight, costs = _seat_guess(board, player["routes"], owner)
+    weight, costs, cars_of = _seat_guess(board, player["routes"], owner)
     sets, worths = [], []
     pools = ([t for t in rest if t in longs], [t for t in rest if t not in longs])
     for _ in range(SETS):
@@ -283,10 +284,15 @@ def _held(board, player: dict, owner: tuple, rest: list, longs: set, rng) -> lis
         pool = list(pools[1])
         weights = [weight[t] for t in pool]
         chosen += [_pick(pool, weights, rng) for _ in range(min(count - len(chosen), len(pool)))]
-        plan = planner.make_plan(_BoardOnly(board), [board.tickets[t] for t in chosen], costs)
+        # a plan does not depend on the order of its tickets: one per set, kept with the costs
+        ticket_set = tuple(sorted(chosen))
+        cars = cars_of.get(ticket_set)
+        if cars is None:
+            tickets = [board.tickets[t] for t in ticket_set]
+            cars = cars_of[ticket_set] = planner.make_plan(_BoardOnly(board), tickets, costs).cars
         sets.append(chosen)
-        worth = sum(board.tickets[t].points for t in chosen) - HARD.setup_price * plan.cars
-        if plan.cars > player["trains_left"]:
+        worth = sum(board.tickets[t].points for t in chosen) - HARD.setup_price * cars
+        if cars > player["trains_left"]:
             worth -= SET_POINTS * math.log(SET_BEYOND)
         worths.append(worth)
     best = max(worths)

@@ -84,18 +84,36 @@ def _lent(seen, route) -> bool:
 
 
 def route_costs(seen, weights: Weights) -> list:
-    """Per route index: 0, None or a weight (see module docstring)."""
-    out: list[float | None] = []
-    scoring = seen.board.scoring
-    for r in seen.board.routes:
-        state = usable(seen, r.index)
-        if state is None:
-            out.append(None)
-        elif state:
-            out.append(0.0)
-        else:
-            out.append(weight(r, weights, scoring))
+    """Per route index: 0, None or a weight (see module docstring; ``usable`` for every
+    route at once)."""
+    board = seen.board
+    out: list[float | None] = list(_open_costs(board, weights))
+    owner = seen.owner
+    me = seen.seat
+    at = seen.station_at
+    single = seen.single_double
+    cars = seen.trains[me]
+    for r in board.routes:
+        i = r.index
+        o = owner[i]
+        if o == me:
+            out[i] = 0.0
+        elif o != -1:
+            out[i] = 0.0 if at[r.a] == me or at[r.b] == me else None
+        elif r.length > cars or _closed(r.twin, owner, me, single):
+            out[i] = None
     return out
+
+
+def _closed(twin: int, owner: list, me: int, single: bool) -> bool:
+    """Whether a route whose twin is ``twin`` is closed to seat ``me`` (``usable``)."""
+    return twin >= 0 and owner[twin] != -1 and (owner[twin] == me or single)
+
+
+@cache
+def _open_costs(board, weights: Weights) -> tuple:
+    """Per route index: its weight as an open route (``weight``)."""
+    return tuple(weight(r, weights, board.scoring) for r in board.routes)
 
 
 def weight(r, weights: Weights, scoring) -> float:
@@ -110,28 +128,31 @@ def shortest(board, costs: list, a: int, b: int) -> tuple[float, list] | None:
     adj = adjacency(board)
     inf = float("inf")
     dist = [inf] * len(board.cities)
-    prev: list = [None] * len(board.cities)  # city -> (city before, route index)
+    via = [-1] * len(board.cities)  # city -> the route it was reached by
     dist[a] = 0.0
     heap = [(0.0, a)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        d, u = heapq.heappop(heap)
+        d, u = pop(heap)
         if u == b:
             break
         if d > dist[u]:
             continue
         for r, v in adj[u]:
             c = costs[r]
-            if c is not None and d + c < dist[v]:
-                dist[v] = d + c
-                prev[v] = (u, r)
-                heapq.heappush(heap, (d + c, v))
+            if c is not None and (e := d + c) < dist[v]:
+                dist[v] = e
+                via[v] = r
+                push(heap, (e, v))
     if dist[b] == inf:
         return None
     path, v = [], b
+    routes = board.routes
     while v != a:
-        u, r = prev[v]
+        r = via[v]
         path.append(r)
-        v = u
+        route = routes[r]
+        v = route.a if route.b == v else route.b
     return dist[b], path
 
 

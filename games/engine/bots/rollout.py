@@ -35,7 +35,6 @@ from ..rules.routes import route_rows
 from ..views import view_for
 from . import planner
 from .hard import HARD
-from .knowledge import read
 from .medium import Medium
 
 END_GAME_CARS = 6  # at or below this many cars, a seat claims whatever scores most
@@ -44,9 +43,26 @@ MAX_STEPS = 600  # decisions in one playout (a safety net: a game ends well befo
 
 def plan_for(state, seat: int) -> set:
     """The routes ``seat``'s plan still needs (see module docstring)."""
-    seen = read(view_for(state, seat, log_since=state.log_base + len(state.log)))
+    seen = _Known(state, seat)
     costs = planner.route_costs(seen, HARD.weights)
-    return set(planner.fit_plan(seen, seen.tickets, costs, seen.trains[seat])[0].routes)
+    tickets = [state.board.tickets[t] for t in state.tickets[seat]]
+    return set(planner.fit_plan(seen, tickets, costs, state.trains[seat])[0].routes)
+
+
+class _Known:
+    """What the planner reads of a seat's knowledge (``knowledge.Seen``'s board, seat,
+    owners, stations, cars and double-route rule), taken from ``state`` without building the
+    seat's view: all of it is public but the seat's own tickets, which ``plan_for`` reads."""
+
+    __slots__ = ("board", "owner", "seat", "single_double", "station_at", "trains")
+
+    def __init__(self, state, seat: int) -> None:
+        self.board = state.board
+        self.seat = seat
+        self.owner = state.owner
+        self.station_at = state.station_at
+        self.trains = state.trains
+        self.single_double = state.single
 
 
 def plans_for(state) -> list:
