@@ -88,6 +88,7 @@ bench: install
 	  echo "compiled engine skipped: mypyc could not build it (no C compiler?)"; \
 	fi
 	$(BIN)/python benchmarks/bots.py
+	$(BIN)/python benchmarks/expert_chart.py
 	@if [ -n "$$DATABASE_URL" ] && [ -n "$$REDIS_URL" ]; then \
 	  $(BIN)/python benchmarks/timeouts.py; \
 	else \
