@@ -30,10 +30,13 @@ def test_every_recorded_run_is_read_with_its_interval():
     assert "[65.4%, 77.8%]" in chart.table(rows)  # 144 of 200, stop 28
 
 
-def test_the_chart_has_a_bar_per_4_player_run_and_a_mark_per_2_player_run(tmp_path):
+def test_the_chart_has_a_bar_per_4_player_run_and_a_mark_per_run():
     chart = load()
     rows = chart.runs()
     root = ET.fromstring(chart.svg(rows))
+    marks = [*root.iter(f"{SVG}circle"), *root.iter(f"{SVG}polygon")]
+    marks += [e for e in root.iter(f"{SVG}rect") if e.get("width") == "8"]
+    assert len(marks) == len(rows) + len({r["code"] for r in rows})  # and one in the legend
     bars = [e for e in root.iter(f"{SVG}rect") if e.get("fill-opacity")]
     assert len(bars) == sum(r["players"] == 4 for r in rows)
     labels = [e.text for e in root.iter(f"{SVG}text")]
