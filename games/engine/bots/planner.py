@@ -70,10 +70,7 @@ def usable(seen, r: int) -> bool | None:
         return True
     if owner != -1:
         return True if _lent(seen, route) else None
-    twin = route.twin
-    if twin >= 0 and seen.owner[twin] != -1 and (seen.owner[twin] == me or seen.single_double):
-        return None
-    if route.length > seen.trains[me]:
+    if _closed(route.twin, seen.owner, me, seen.single_double) or route.length > seen.trains[me]:
         return None
     return False
 
@@ -90,7 +87,6 @@ def route_costs(seen, weights: Weights) -> list:
     out: list[float | None] = list(_open_costs(board, weights))
     owner = seen.owner
     me = seen.seat
-    at = seen.station_at
     single = seen.single_double
     cars = seen.trains[me]
     for r in board.routes:
@@ -99,7 +95,7 @@ def route_costs(seen, weights: Weights) -> list:
         if o == me:
             out[i] = 0.0
         elif o != -1:
-            out[i] = 0.0 if at[r.a] == me or at[r.b] == me else None
+            out[i] = 0.0 if _lent(seen, r) else None
         elif r.length > cars or _closed(r.twin, owner, me, single):
             out[i] = None
     return out
