@@ -50,6 +50,11 @@ def test_production_values_pass_the_deployment_checklist():
     [
         ("DEBUG", "maybe", "DEBUG must be true or false, not 'maybe'"),
         ("CONN_MAX_AGE", "soon", "CONN_MAX_AGE must be a whole number, not 'soon'"),
+        (
+            "DATABASE_PREPARE_THRESHOLD",
+            "always",
+            "DATABASE_PREPARE_THRESHOLD must be a whole number, not 'always'",
+        ),
         ("TRUSTED_PROXIES", "10.0.0.1,*", "TRUSTED_PROXIES must list IP addresses or networks"),
     ],
 )
@@ -70,3 +75,18 @@ def test_embedded_mode_is_the_default_without_redis():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["True", "memory://", "django.db.backends.sqlite3"]
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, "1"), ("0", "None"), ("5", "5")])
+def test_prepared_statements_can_be_turned_off_for_a_transaction_pooler(value, expected):
+    env = dict(PRODUCTION) | ({} if value is None else {"DATABASE_PREPARE_THRESHOLD": value})
+    result = run_manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        "from django.conf import settings as s; "
+        "print(s.DATABASES['default']['OPTIONS'].get('prepare_threshold'))",
+        env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [expected]

@@ -176,6 +176,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 else:
     DATABASES["default"].setdefault("CONN_MAX_AGE", env_int("CONN_MAX_AGE", default=60))
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # The move path's statements (``ttr_site.rows``, bound on the server) are prepared on a
+    # connection once they have run this many times there: PostgreSQL then skips parsing and
+    # planning them, measured at a third of its CPU for a move's statements. psycopg forgets
+    # them at every rollback (an illegal move, a stale version), hence few runs, not its
+    # default 5. Django turns prepared statements off by default for transaction poolers;
+    # behind one that cannot keep them (PgBouncer before 1.21), set 0 to turn them off. The
+    # rest of the site binds on the client, and such statements are never prepared.
+    prepare_after = env_int("DATABASE_PREPARE_THRESHOLD", default=1)
+    DATABASES["default"].setdefault("OPTIONS", {})["prepare_threshold"] = (
+        prepare_after if prepare_after > 0 else None
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, channel layer, Celery -------------------------------------------------------------

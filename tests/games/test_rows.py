@@ -150,3 +150,25 @@ def test_on_postgresql_the_state_is_compressed_with_lz4(table):
             "SELECT pg_column_compression(state) FROM games_game WHERE id = %s", [game.pk]
         )
         assert cursor.fetchone()[0] == "lz4"
+
+
+def test_on_postgresql_the_move_statements_are_prepared_and_the_rest_are_not(table):
+    """Once the lock of a move has run a few times on a connection, PostgreSQL keeps it
+    prepared (no parsing and planning per move: settings ``DATABASE_PREPARE_THRESHOLD``);
+    the rest of the site binds on the client, and none of its statements are kept."""
+    from django.conf import settings
+    from django.db import connection
+
+    game = Game.objects.get(table=table)
+    threshold = settings.DATABASES["default"]["OPTIONS"].get("prepare_threshold")
+    for _ in range(6):
+        locked_game(game.pk)
+        list(Game.objects.filter(pk=game.pk).values_list("version", flat=True))
+    if connection.vendor != "postgresql":
+        return
+    assert threshold == 1
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        kept = [row[0] for row in cursor.fetchall()]
+    assert any("FOR UPDATE OF g" in statement for statement in kept), kept
+    assert not any('SELECT "games_game"."version"' in statement for statement in kept), kept
