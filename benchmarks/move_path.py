@@ -17,7 +17,8 @@ choice); Django's connection bookkeeping around each as ``database_sync_to_async
 The bot's next turn is not scheduled: in a web process that is a timer on its event loop.
 
 Measured per round: this process's CPU time per move (the bot's choice apart), the CPU of the
-PostgreSQL server process of this connection (``/proc``) and of the Redis server (``INFO``).
+PostgreSQL server process of this connection (``/proc``) and of the Redis server (``INFO``),
+less what replacing the tables of finished games cost them.
 ``--compare-prepare`` alternates rounds with the move's statements prepared (the site's
 setting) and not (``DATABASE_PREPARE_THRESHOLD=0``), over the same games.
 """
@@ -103,6 +104,7 @@ class Bench:
         self.args = args
         self.database_url = database_url
         self.choose_seconds = 0.0
+        self.replaced = [0.0, 0.0]  # servers' CPU spent replacing finished games' tables
 
     def run(self) -> int:
         import psycopg
@@ -142,7 +144,7 @@ class Bench:
             connection.settings_dict["OPTIONS"]["prepare_threshold"] = threshold
             self._play(50, close_old_connections)  # connect; with prepared ones, prepare them
             connection.ensure_connection()
-            results[label].append(self._measure(self.args.moves, close_old_connections, connection))
+            results[label].append(self._measure(self.args.moves, close_old_connections))
         self._report(results)
         return 0
 
@@ -199,7 +201,13 @@ class Bench:
             game = self.games[slot]
             move = self._next_move(game)
             if move is None:
+                # A finished game's table is replaced; what that costs the database and
+                # Redis is not a move's, so it is taken out of the round's figures.
+                servers = self._servers_cpu()
                 self.games[slot] = self._new_table(slot)
+                after = self._servers_cpu()
+                spent_here = zip(self.replaced, servers, after, strict=True)
+                self.replaced = [so_far + b - a for so_far, a, b in spent_here]
                 continue
             kind, version, user, action = move
             started = time.process_time()
@@ -215,12 +223,20 @@ class Bench:
             played += 1
         return spent
 
-    def _measure(self, count: int, close_old_connections, connection) -> dict:
-        backend = connection.connection.info.backend_pid
-        pg_before, redis_before = _process_cpu(backend), self._redis_cpu()
-        self.choose_seconds = 0.0
+    def _servers_cpu(self) -> tuple[float, float]:
+        """CPU seconds so far of this connection's PostgreSQL process and of Redis."""
+        from django.db import connection
+
+        connection.ensure_connection()
+        return _process_cpu(connection.connection.info.backend_pid), self._redis_cpu()
+
+    def _measure(self, count: int, close_old_connections) -> dict:
+        before = self._servers_cpu()
+        self.choose_seconds, self.replaced = 0.0, [0.0, 0.0]
         spent = self._play(count, close_old_connections)
-        pg, redis_cpu = _process_cpu(backend) - pg_before, self._redis_cpu() - redis_before
+        after = self._servers_cpu()
+        pg = after[0] - before[0] - self.replaced[0]
+        redis_cpu = after[1] - before[1] - self.replaced[1]
         return {
             "web": spent / count * 1000,
             "choice": self.choose_seconds / count * 1000,
