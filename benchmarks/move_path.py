@@ -110,7 +110,7 @@ class Bench:
         import psycopg
         import redis
         from django.conf import settings
-        from django.db import close_old_connections, connection
+        from django.db import connection
 
         from games import bot_turns
         from games.engine import bots
@@ -136,15 +136,14 @@ class Bench:
         ways = [("prepared", prepared)]
         if self.args.compare_prepare:
             ways.append(("not prepared", None))
-        self._play(self.args.moves, close_old_connections)  # warm-up: caches, prepared plans
+        self._play(self.args.moves)  # warm-up: caches, prepared plans
         results: dict[str, list[dict]] = {label: [] for label, _ in ways}
         for index in range(self.args.rounds * len(ways)):
             label, threshold = ways[index % len(ways)]
             connection.close()
             connection.settings_dict["OPTIONS"]["prepare_threshold"] = threshold
-            self._play(50, close_old_connections)  # connect; with prepared ones, prepare them
-            connection.ensure_connection()
-            results[label].append(self._measure(self.args.moves, close_old_connections))
+            self._play(50)  # connect; with prepared ones, prepare them
+            results[label].append(self._measure(self.args.moves))
         self._report(results)
         return 0
 
@@ -189,8 +188,10 @@ class Bench:
         user = next(u for u in game["players"].values() if u.pk == user_id)
         return ("player", row[1], user, action)
 
-    def _play(self, count: int, close_old_connections) -> float:
+    def _play(self, count: int) -> float:
         """Play ``count`` moves round the tables; return the CPU seconds of the moves alone."""
+        from django.db import close_old_connections
+
         from games.consumers import _submit_limited
         from games.services import game_bot_move
 
@@ -230,10 +231,10 @@ class Bench:
         connection.ensure_connection()
         return _process_cpu(connection.connection.info.backend_pid), self._redis_cpu()
 
-    def _measure(self, count: int, close_old_connections) -> dict:
+    def _measure(self, count: int) -> dict:
         before = self._servers_cpu()
         self.choose_seconds, self.replaced = 0.0, [0.0, 0.0]
-        spent = self._play(count, close_old_connections)
+        spent = self._play(count)
         after = self._servers_cpu()
         pg = after[0] - before[0] - self.replaced[0]
         redis_cpu = after[1] - before[1] - self.replaced[1]
@@ -266,9 +267,9 @@ class Bench:
 
 
 def _process_cpu(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as stat:
-        fields = stat.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
+    from benchmarks.idle_sockets import cpu_ticks
+
+    return cpu_ticks(pid) / CLK_TCK
 
 
 if __name__ == "__main__":
