@@ -13,19 +13,42 @@ reached the process's limit of 20,000 open files (Redis's own default ``maxclien
 
 The client is safe to share between threads (redis-py's pools are; a pool is made again in a
 forked child), so every instance of this backend in a process uses one per configuration.
+For the same reason it hands out one ``redis.Redis`` per server: Django's ``get_client``
+builds a new one on every cache call, with its table of a few hundred reply parsers, and
+that was most of the CPU of the action rate limit, which every game move pays
+(``benchmarks/move_path.py`` under cProfile).
 """
 
 import threading
 
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 
 _lock = threading.Lock()
 _clients: dict[tuple, object] = {}
 
 
+class ReusingRedisCacheClient(RedisCacheClient):
+    """Django's client, reusing one ``redis.Redis`` (and so one pool) per server."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._redis_by_pool: dict[int, object] = {}
+
+    def get_client(self, key=None, *, write=False):
+        pool = self._get_connection_pool(write)
+        client = self._redis_by_pool.get(id(pool))
+        if client is None:
+            client = self._redis_by_pool.setdefault(id(pool), self._client(connection_pool=pool))
+        return client
+
+
 class SharedRedisCache(RedisCache):
     """``RedisCache`` whose instances in one process share one client and its pools."""
+
+    def __init__(self, server, params):
+        super().__init__(server, params)
+        self._class = ReusingRedisCacheClient
 
     @cached_property
     def _cache(self):

@@ -6,6 +6,9 @@ event of a key starts its window, which expires after ``w`` seconds with its cou
 straddling two windows can reach 2n; for flood protection that is close enough, and it costs
 one cache increment per event: on Redis one round trip, an INCR and an EXPIRE NX in a
 pipeline, where Django's ``add`` and ``incr`` take three, and every game action pays it.)
+The pipeline stays a transaction (MULTI/EXEC): without it a connection lost between the two
+commands could leave a count with no expiry, and that user limited for good. The client is
+made once per process (``ttr_site.cache``).
 """
 
 from django.core.cache import cache, caches
