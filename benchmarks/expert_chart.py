@@ -6,11 +6,11 @@ Run from the repository root::
 
 Reads ``benchmarks/expert_strength.csv`` (one row per ``bot_arena`` run recorded in
 docs/benchmarks.md, *Expert bot strength*), prints each run's win rate with its 95% Wilson
-interval, and writes an SVG chart (no plotting library needed): on the left, 2 players
-against hard by CPU budget per decision, a line per stop's code; on the right, 4 players
-against three hard at 0.25 s, a bar per stop's code. Whiskers are the 95% intervals; the
-dashed lines are issue 26's targets (65% and 40%) and, at 4 players, par (25%). A run is
-labelled by the stop whose code played (``code``); ``stop`` is when it was measured.
+interval, and writes an SVG chart (no plotting library needed): on the left 2 players against
+hard, on the right 4 players against three hard, each by CPU budget per decision, a line per
+stop's code. Whiskers are the 95% intervals; the dashed lines are issue 26's targets (65% and
+40%) and, at 4 players, par (25%). A run is labelled by the stop whose code played
+(``code``); ``stop`` is when it was measured.
 """
 
 from __future__ import annotations
@@ -78,99 +78,85 @@ def _mark(kind: str, x: float, y: float, color: str) -> str:
     return f'<polygon points="{pts}" fill="{color}"/>'
 
 
-def svg(rows: list[dict]) -> str:
-    """The chart (see module docstring) as an SVG document."""
-    width, height, top, bottom = 820, 340, 40, 290
-    left_panel, right_panel = (50, 470), (540, 800)
+WIDTH, HEIGHT, TOP, BOTTOM = 940, 340, 40, 290
+PANELS = {2: (50, 470), 4: (530, 930)}  # players -> the panel's left and right x
 
-    def y_of(rate: float) -> float:
-        return bottom - rate * (bottom - top)
 
-    def x_of(budget: float) -> float:
-        lo, hi = math.log(BUDGETS[0]), math.log(BUDGETS[-1])
-        a, b = left_panel
-        return a + 20 + (math.log(budget) - lo) / (hi - lo) * (b - a - 100)  # labels right
+def _y(rate: float) -> float:
+    return BOTTOM - rate * (BOTTOM - TOP)
 
-    stops = sorted({r["code"] for r in rows})
-    style = {s: (PALETTE[i % len(PALETTE)], MARKS[i % len(MARKS)]) for i, s in enumerate(stops)}
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}"'
-        f' viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-        f'<rect width="{width}" height="{height}" fill="white"/>',
-    ]
-    for a, b in (left_panel, right_panel):
-        for k in range(0, 11, 2):
-            y = y_of(k / 10)
-            out.append(f'<line x1="{a}" y1="{y:.1f}" x2="{b}" y2="{y:.1f}" stroke="#e0e0e0"/>')
-            out.append(f'<text x="{a - 6}" y="{y + 4:.1f}" text-anchor="end">{k * 10}%</text>')
-        out.append(f'<line x1="{a}" y1="{top}" x2="{a}" y2="{bottom}" stroke="#444"/>')
 
-    def dashed(a: int, b: int, rate: float, label: str) -> None:
-        y = y_of(rate)
+def _x(budget: float, bounds: tuple[int, int]) -> float:
+    lo, hi = math.log(BUDGETS[0]), math.log(BUDGETS[-1])
+    a, b = bounds
+    return a + 20 + (math.log(budget) - lo) / (hi - lo) * (b - a - 100)  # labels right
+
+
+def _frame(bounds: tuple[int, int], title: str, lines: list[tuple[float, str]]) -> list[str]:
+    """A panel's grid, axes, title and dashed target lines."""
+    a, b = bounds
+    out = [f'<text x="{a}" y="22" font-size="13">{title}</text>']
+    for k in range(0, 11, 2):
+        y = _y(k / 10)
+        out.append(f'<line x1="{a}" y1="{y:.1f}" x2="{b}" y2="{y:.1f}" stroke="#e0e0e0"/>')
+        out.append(f'<text x="{a - 6}" y="{y + 4:.1f}" text-anchor="end">{k * 10}%</text>')
+    out.append(f'<line x1="{a}" y1="{TOP}" x2="{a}" y2="{BOTTOM}" stroke="#444"/>')
+    for rate, label in lines:
+        y = _y(rate)
         out.append(
             f'<line x1="{a}" y1="{y:.1f}" x2="{b}" y2="{y:.1f}" stroke="#d62728"'
             ' stroke-dasharray="5,4"/>'
         )
         out.append(f'<text x="{b}" y="{y - 4:.1f}" text-anchor="end" fill="#d62728">{label}</text>')
-
-    # left: 2 players by budget
-    a, b = left_panel
-    out.append(f'<text x="{a}" y="22" font-size="13">2 players, expert against hard</text>')
-    dashed(a, b, 0.65, "target 65%")
     for budget in BUDGETS:
-        x = x_of(budget)
-        out.append(f'<text x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{budget:g} s</text>')
+        x = _x(budget, bounds)
+        out.append(f'<text x="{x:.1f}" y="{BOTTOM + 16}" text-anchor="middle">{budget:g} s</text>')
     out.append(
-        f'<text x="{(a + b) / 2}" y="{bottom + 32}" text-anchor="middle">'
+        f'<text x="{(a + b) / 2}" y="{BOTTOM + 32}" text-anchor="middle">'
         "CPU budget per decision (log scale)</text>"
     )
-    for s in stops:
-        color, mark = style[s]
-        pts = sorted((r for r in rows if r["code"] == s and r["players"] == 2),
+    return out
+
+
+def _curves(rows: list[dict], players: int, style: dict) -> list[str]:
+    """Win rate by budget at ``players``: a line per stop's code, a mark and whisker per run."""
+    bounds, codes = PANELS[players], list(style)
+    out = []
+    for code, (color, mark) in style.items():
+        pts = sorted((r for r in rows if r["code"] == code and r["players"] == players),
                      key=lambda r: r["budget"])  # fmt: skip
         if len(pts) > 1:
-            path = " ".join(f"{x_of(r['budget']):.1f},{y_of(r['rate']):.1f}" for r in pts)
+            path = " ".join(f"{_x(r['budget'], bounds):.1f},{_y(r['rate']):.1f}" for r in pts)
             out.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>')
         for r in pts:
-            x = x_of(r["budget"]) + (stops.index(s) - (len(stops) - 1) / 2) * 3
+            x = _x(r["budget"], bounds) + (codes.index(code) - (len(codes) - 1) / 2) * 3
             out.append(
-                f'<line x1="{x:.1f}" y1="{y_of(r["low"]):.1f}" x2="{x:.1f}"'
-                f' y2="{y_of(r["high"]):.1f}" stroke="{color}"/>'
+                f'<line x1="{x:.1f}" y1="{_y(r["low"]):.1f}" x2="{x:.1f}"'
+                f' y2="{_y(r["high"]):.1f}" stroke="{color}"/>'
             )
-            out.append(_mark(mark, x, y_of(r["rate"]), color))
-    # right: 4 players at 0.25 s, a bar per stop
-    a, b = right_panel
-    out.append(f'<text x="{a}" y="22" font-size="13">4 players, against three hard, 0.25 s</text>')
-    dashed(a, b, 0.40, "target 40%")
-    dashed(a, b, 0.25, "par 25%")
-    bars = [r for r in rows if r["players"] == 4 and r["budget"] == 0.25]
-    slot = (b - a - 70) / max(1, len(bars))  # the dashed lines' labels on the right
-    for i, r in enumerate(bars):
-        color, mark = style[r["code"]]
-        x0 = a + i * slot + slot * 0.2
-        w = slot * 0.6
-        y = y_of(r["rate"])
-        out.append(
-            f'<rect x="{x0:.1f}" y="{y:.1f}" width="{w:.1f}" height="{bottom - y:.1f}"'
-            f' fill="{color}" fill-opacity="0.8"/>'
-        )
-        mid = x0 + w / 2
-        out.append(
-            f'<line x1="{mid:.1f}" y1="{y_of(r["low"]):.1f}" x2="{mid:.1f}"'
-            f' y2="{y_of(r["high"]):.1f}" stroke="#222"/>'
-        )
-        out.append(_mark(mark, mid, y, "#222"))
-        out.append(
-            f'<text x="{mid:.1f}" y="{bottom + 16}" text-anchor="middle">stop {r["code"]}</text>'
-        )
-        out.append(f'<text x="{x0 + 3:.1f}" y="{y + 14:.1f}" fill="white">{r["rate"]:.1%}</text>')
-    # legend: one entry per stop
-    x = left_panel[0]
-    for s in stops:
-        color, mark = style[s]
-        note = next(r["note"] for r in rows if r["code"] == s)
-        out.append(_mark(mark, x + 4, height - 10, color))
-        out.append(f'<text x="{x + 12}" y="{height - 6}">code of stop {s}: {note}</text>')
+            out.append(_mark(mark, x, _y(r["rate"]), color))
+    return out
+
+
+def svg(rows: list[dict]) -> str:
+    """The chart (see module docstring) as an SVG document."""
+    codes = sorted({r["code"] for r in rows})
+    style = {s: (PALETTE[i % len(PALETTE)], MARKS[i % len(MARKS)]) for i, s in enumerate(codes)}
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}"'
+        f' viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">',
+        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+    ]
+    out += _frame(PANELS[2], "2 players, expert against hard", [(0.65, "target 65%")])
+    out += _curves(rows, 2, style)
+    four = [(0.40, "target 40%"), (0.25, "par 25%")]
+    out += _frame(PANELS[4], "4 players, expert against three hard", four)
+    out += _curves(rows, 4, style)
+    x = PANELS[2][0]  # the legend: one entry per stop's code
+    for code, (color, mark) in style.items():
+        note = next(r["note"] for r in rows if r["code"] == code)
+        out.append(_mark(mark, x + 4, HEIGHT - 10, color))
+        out.append(f'<text x="{x + 12}" y="{HEIGHT - 6}">code of stop {code}: {note}</text>')
         x += 250
     out.append("</svg>")
     return "\n".join(out) + "\n"

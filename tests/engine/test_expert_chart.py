@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -30,20 +31,27 @@ def test_every_recorded_run_is_read_with_its_interval():
     assert "[65.4%, 77.8%]" in chart.table(rows)  # 144 of 200, stop 28
 
 
-def test_the_chart_has_a_bar_per_4_player_run_and_a_mark_per_run():
+def test_the_chart_has_a_mark_per_run_and_a_line_per_code_and_player_count():
     chart = load()
     rows = chart.runs()
     root = ET.fromstring(chart.svg(rows))
     marks = [*root.iter(f"{SVG}circle"), *root.iter(f"{SVG}polygon")]
     marks += [e for e in root.iter(f"{SVG}rect") if e.get("width") == "8"]
     assert len(marks) == len(rows) + len({r["code"] for r in rows})  # and one in the legend
-    bars = [e for e in root.iter(f"{SVG}rect") if e.get("fill-opacity")]
-    assert len(bars) == sum(r["players"] == 4 for r in rows)
+    groups: dict[tuple, list] = {}
+    for r in rows:
+        groups.setdefault((r["players"], r["code"]), []).append(r)  # the chart's order
+    lines = [e.get("points") for e in root.iter(f"{SVG}polyline")]
+    assert len(lines) == sum(len(g) > 1 for g in groups.values())
+    for _, group in sorted(g for g in groups.items() if len(g[1]) > 1):
+        group.sort(key=lambda r: r["budget"])
+        ys = [float(p.split(",")[1]) for p in lines.pop(0).split()]
+        # left to right by budget, higher on the chart (smaller y) for a higher win rate
+        marked = list(zip(group, ys, strict=True))
+        assert all(
+            (a["rate"] > b["rate"]) == (ya < yb)
+            for (a, ya), (b, yb) in itertools.pairwise(marked)
+            if a["rate"] != b["rate"]
+        )
     labels = [e.text for e in root.iter(f"{SVG}text")]
     assert "target 65%" in labels and "target 40%" in labels and "par 25%" in labels
-    four = [r["rate"] for r in rows if r["players"] == 4]
-    heights = [float(b.get("height")) for b in bars]
-    assert sorted(range(len(four)), key=four.__getitem__) == sorted(
-        range(len(heights)), key=heights.__getitem__
-    )  # the bars in the runs' order, as tall as their win rates rank
-    assert all(f"{rate:.1%}" in labels for rate in four)

@@ -136,6 +136,7 @@ def _finish_row(row: dict) -> None:
     row["moves"] = len(times)
     row["median_ms"] = 1000 * statistics.median(times) if times else 0.0
     row["p90_ms"] = 1000 * times[int(0.9 * (len(times) - 1))] if times else 0.0
+    row["p99_ms"] = 1000 * times[int(0.99 * (len(times) - 1))] if times else 0.0
     row["worst_ms"] = 1000 * times[-1] if times else 0.0
 
 
@@ -143,7 +144,8 @@ def format_table(summary: dict) -> str:
     """The per-level table printed by ``bot_arena``."""
     head = (
         f"{'level':<8}{'games':>6}{'wins':>6}{'win rate':>9}  {'95% CI':<15}{'avg score':>10}"
-        f"{'tickets done/held':>19}{'compl.':>8}{'moves':>8}{'median ms':>10}{'worst ms':>9}"
+        f"{'tickets done/held':>19}{'compl.':>8}{'moves':>8}{'median ms':>10}{'p99 ms':>8}"
+        f"{'worst ms':>9}"
     )
     lines = [head, "-" * len(head)]
     for level, row in summary.items():
@@ -152,6 +154,6 @@ def format_table(summary: dict) -> str:
             f"{level:<8}{row['games']:>6}{row['wins']:>6}{row['win_rate']:>9.1%}  "
             f"{f'[{lo:.1%}, {hi:.1%}]':<15}{row['avg_score']:>10.1f}"
             f"{row['avg_completed']:>10.2f} / {row['avg_held']:<6.2f}{row['completion']:>8.1%}"
-            f"{row['moves']:>8}{row['median_ms']:>10.2f}{row['worst_ms']:>9.1f}"
+            f"{row['moves']:>8}{row['median_ms']:>10.2f}{row['p99_ms']:>8.1f}{row['worst_ms']:>9.1f}"
         )
     return "\n".join(lines)
