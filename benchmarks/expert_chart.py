@@ -8,9 +8,10 @@ Reads ``benchmarks/expert_strength.csv`` (one row per ``bot_arena`` run recorded
 docs/benchmarks.md, *Expert bot strength*), prints each run's win rate with its 95% Wilson
 interval, and writes an SVG chart (no plotting library needed): on the left 2 players against
 hard, on the right 4 players against three hard, each by CPU budget per decision, a line per
-stop's code. Whiskers are the 95% intervals; the dashed lines are issue 26's targets (65% and
-40%) and, at 4 players, par (25%). A run is labelled by the stop whose code played
-(``code``); ``stop`` is when it was measured.
+stop's code (through the run of most games where a budget has several). Whiskers are the 95%
+intervals; the dashed lines are issue 26's targets (65% and 40%) and, at 4 players, par
+(25%). A run is labelled by the stop whose code played (``code``); ``stop`` is when it was
+measured.
 """
 
 from __future__ import annotations
@@ -125,8 +126,9 @@ def _curves(rows: list[dict], players: int, style: dict) -> list[str]:
     for code, (color, mark) in style.items():
         pts = sorted((r for r in rows if r["code"] == code and r["players"] == players),
                      key=lambda r: r["budget"])  # fmt: skip
-        if len(pts) > 1:
-            path = " ".join(f"{_x(r['budget'], bounds):.1f},{_y(r['rate']):.1f}" for r in pts)
+        line = _line(pts)
+        if len(line) > 1:
+            path = " ".join(f"{_x(r['budget'], bounds):.1f},{_y(r['rate']):.1f}" for r in line)
             out.append(f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>')
         for r in pts:
             x = _x(r["budget"], bounds) + (codes.index(code) - (len(codes) - 1) / 2) * 3
@@ -136,6 +138,16 @@ def _curves(rows: list[dict], players: int, style: dict) -> list[str]:
             )
             out.append(_mark(mark, x, _y(r["rate"]), color))
     return out
+
+
+def _line(runs: list[dict]) -> list[dict]:
+    """The runs a code's line joins, by budget: at each budget the one of most games (other
+    runs at that budget are drawn as marks only)."""
+    best: dict[float, dict] = {}
+    for r in runs:
+        if r["budget"] not in best or r["games"] > best[r["budget"]]["games"]:
+            best[r["budget"]] = r
+    return [best[b] for b in sorted(best)]
 
 
 def svg(rows: list[dict]) -> str:

@@ -42,9 +42,10 @@ def test_the_chart_has_a_mark_per_run_and_a_line_per_code_and_player_count():
     for r in rows:
         groups.setdefault((r["players"], r["code"]), []).append(r)  # the chart's order
     lines = [e.get("points") for e in root.iter(f"{SVG}polyline")]
-    assert len(lines) == sum(len(g) > 1 for g in groups.values())
-    for _, group in sorted(g for g in groups.items() if len(g[1]) > 1):
-        group.sort(key=lambda r: r["budget"])
+    joined = {key: chart._line(group) for key, group in groups.items()}
+    assert len(lines) == sum(len(line) > 1 for line in joined.values())
+    for _, group in sorted(g for g in joined.items() if len(g[1]) > 1):
+        assert len({r["budget"] for r in group}) == len(group)  # one run a budget
         ys = [float(p.split(",")[1]) for p in lines.pop(0).split()]
         # left to right by budget, higher on the chart (smaller y) for a higher win rate
         marked = list(zip(group, ys, strict=True))
