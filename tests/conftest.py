@@ -75,9 +75,9 @@ def _waits_on_servers(item) -> bool:
     return getattr(getattr(item, "module", None), "LiveSite", None) is not None
 
 
-LIVE_SHARDS = ("live1", "live2", "live3")
+LIVE_SHARDS = ("live1", "live2")
 # Seconds each module of the tests that wait on servers took (a ``make test`` half, 2026-11-25,
-# from pytest's --junitxml), to deal the modules into parts of equal time; a module not
+# from pytest's --junitxml), to deal the modules into halves of equal time; a module not
 # listed counts as ``LIVE_DEFAULT_SECONDS``. Rough figures do: only their order matters much.
 LIVE_SECONDS = {
     "games/test_whole_game_browser.py": 179,
@@ -123,7 +123,7 @@ LIVE_DEFAULT_SECONDS = 30
 
 
 def _live_shards(modules: list[str]) -> dict[str, str]:
-    """Each module's part: the longest first, each to the part with the least time so far."""
+    """Each module's half: the longest first, each to the half with the least time so far."""
     root = Path(__file__).parent
 
     def seconds(path: str) -> int:
@@ -139,10 +139,9 @@ def _live_shards(modules: list[str]) -> dict[str, str]:
 
 
 def pytest_collection_modifyitems(config, items):
-    """``TESTS=rest`` keeps the tests that do not wait on servers; ``TESTS=live1``, ``live2``
-    and ``live3`` each a third of those that do (by time: ``_live_shards``); ``TESTS=live``
-    all of them. ``make test`` runs rest and the three thirds side by side; unset, everything
-    runs."""
+    """``TESTS=rest`` keeps the tests that do not wait on servers; ``TESTS=live1`` and
+    ``live2`` each half of those that do (by time: ``_live_shards``); ``TESTS=live`` all of
+    them. ``make test`` runs rest, live1 and live2 side by side; unset, everything runs."""
     group = os.environ.get("TESTS", "")
     if group not in ("live", "rest", *LIVE_SHARDS):
         return

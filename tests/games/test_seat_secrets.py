@@ -9,6 +9,7 @@ Real sockets over the configured channel layer (Redis pub/sub in CI).
 """
 
 import json
+import time
 from datetime import timedelta
 
 import pytest
@@ -25,6 +26,11 @@ from tests.ladder.factories import LeagueFactory, MembershipFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
 QUIET = 0.6  # seconds of silence that end a drain: pushes arrive within milliseconds
+# seconds a drain waits for the frames it expects: on a quiet machine they come within
+# milliseconds, but CI runs five test processes on two cores (a leave's frames once came
+# after more than QUIET there), and a secrets check over frames that have not come yet
+# would pass for nothing
+WAIT = 20.0
 
 
 class Listener:
@@ -40,10 +46,17 @@ class Listener:
         assert connected, code
         return self
 
-    async def drain(self) -> list[dict]:
-        """The frames that came since the last drain (until QUIET seconds pass silently)."""
-        new = []
-        while self.closed is None and not await self.communicator.receive_nothing(QUIET):
+    async def drain(self, until=None) -> list[dict]:
+        """The frames that came since the last drain: first until ``until(frames)`` holds, if
+        given (at most WAIT seconds; the test's assertions then say what is missing), then
+        until QUIET seconds pass silently, or the socket is closed."""
+        new: list[dict] = []
+        deadline = time.monotonic() + WAIT
+        while self.closed is None:
+            waiting = until is not None and not until(new)
+            timeout = max(0.0, deadline - time.monotonic()) if waiting else QUIET
+            if await self.communicator.receive_nothing(timeout):
+                break
             output = await self.communicator.receive_output()
             if output["type"] == "websocket.close":
                 self.closed = output.get("code")
@@ -59,6 +72,38 @@ def listen(table_id, user) -> Listener:
 
 def views(frames) -> list[dict]:
     return [f for f in frames if f["type"] == "view"]
+
+
+# what a drain waits for (``Listener.drain``'s ``until``)
+def a_view(frames) -> bool:
+    return bool(views(frames))
+
+
+def a_table(frames) -> bool:
+    return any(f["type"] == "table" for f in frames)
+
+
+def an_error(frames) -> bool:
+    return any(f["type"] == "error" for f in frames)
+
+
+def closing(frames) -> bool:
+    return False  # the drain ends when the socket is closed
+
+
+def view_of_version(version: int):
+    """A view of ``version`` or later: every push of the moves up to it has come."""
+    return lambda frames: any(f["version"] >= version for f in views(frames))
+
+
+def seated(frames, seat) -> bool:
+    """The last view among ``frames`` is ``seat``'s (None: a spectator's)."""
+    found = views(frames)
+    return bool(found) and found[-1]["seat"] == seat
+
+
+def version_of(table) -> int:
+    return game_of(table).version
 
 
 def game_of(table) -> Game:
@@ -119,14 +164,15 @@ def test_a_socket_kept_open_after_leaving_gets_nothing_of_the_next_holder(cast):
 
     async def scenario():
         old = await listen(table.pk, bob).connect()
-        await old.drain()
+        await old.drain(a_table)
         await db(services.table_leave)(table_id=table.pk, user=bob)
         await db(services.table_join)(table_id=table.pk, user=carol)  # bob's seat, 1
         await db(services.table_join)(table_id=table.pk, user=dave)  # the game starts
         assert (await db(lambda: table.seats.get(user=carol).position)()) == 1
         new = await listen(table.pk, carol).connect()
         await db(play)(table, 3)
-        await old.drain(), await new.drain()
+        latest = view_of_version(await db(version_of)(table))
+        await old.drain(latest), await new.drain(latest)
         secrets = set()
         for seat in (1, 2):
             secrets |= await db(lambda s=seat: secret_facts(state_of(table), s))()
@@ -155,7 +201,8 @@ def test_early_start_renumbering_moves_each_open_socket_to_its_new_seat(cast):
         seat_of.update(await db(lambda: {s.user_id: s.position for s in table.seats.all()})())
         assert seat_of[carol.pk] == 1  # renumbered from 2
         await db(play)(table, 2)
-        await carol_socket.drain(), await alice_socket.drain()
+        latest = view_of_version(await db(version_of)(table))
+        await carol_socket.drain(latest), await alice_socket.drain(latest)
         state = await db(state_of)(table)
         assert_nothing_of_seat(carol_socket.frames, 0, secret_facts(state, 0))
         assert_nothing_of_seat(alice_socket.frames, 1, secret_facts(state, 1))
@@ -184,7 +231,8 @@ def test_renumbering_never_hands_an_open_socket_another_players_hand(cast):
         positions = await db(lambda: {s.user_id: s.position for s in table.seats.all()})()
         assert positions == {alice.pk: 0, carol.pk: 1, dave.pk: 2}
         await db(play)(table, 2)
-        await carol_socket.drain(), await dave_socket.drain()
+        latest = view_of_version(await db(version_of)(table))
+        await carol_socket.drain(latest), await dave_socket.drain(latest)
         state = await db(state_of)(table)
         assert_nothing_of_seat(carol_socket.frames, 2, secret_facts(state, 2))
         assert_nothing_of_seat(dave_socket.frames, 1, secret_facts(state, 1))
@@ -203,11 +251,11 @@ def test_a_player_who_leaves_mid_game_watches_on_without_the_seat(cast):
 
     async def scenario():
         bob_socket = await listen(table.pk, bob).connect()
-        await bob_socket.drain()
+        await bob_socket.drain(a_view)
         await db(services.table_leave)(table_id=table.pk, user=bob)  # a bot plays seat 1
         after = len(bob_socket.frames)
         await db(play)(table, 6)
-        await bob_socket.drain()
+        await bob_socket.drain(view_of_version(await db(version_of)(table)))
         state = await db(state_of)(table)
         later = bob_socket.frames[after:]
         assert_nothing_of_seat(later, 1, secret_facts(state, 1))
@@ -226,7 +274,7 @@ def test_a_seat_a_bot_takes_after_timeouts_is_no_longer_seen_by_its_player(cast,
 
     async def scenario():
         bob_socket = await listen(table.pk, bob).connect()
-        await bob_socket.drain()
+        await bob_socket.drain(a_view)
         after = len(bob_socket.frames)
 
         def time_out():
@@ -238,7 +286,7 @@ def test_a_seat_a_bot_takes_after_timeouts_is_no_longer_seen_by_its_player(cast,
         await db(time_out)()
         assert await db(lambda: table.seats.get(user=bob).abandoned)()
         await db(play)(table, 3)
-        await bob_socket.drain()
+        await bob_socket.drain(view_of_version(await db(version_of)(table)))
         state = await db(state_of)(table)
         later = bob_socket.frames[after:]
         assert_nothing_of_seat(later, 1, secret_facts(state, 1))
@@ -255,9 +303,9 @@ def test_a_player_removed_from_a_private_table_is_cut_off(cast):
 
     async def scenario():
         bob_socket = await listen(table.pk, bob).connect()
-        await bob_socket.drain()
+        await bob_socket.drain(a_table)
         await db(services.table_remove_seat)(table_id=table.pk, by=alice, position=1)
-        frames = await bob_socket.drain()
+        frames = await bob_socket.drain(closing)
         assert bob_socket.closed == 4403
         assert frames[-1]["type"] == "error" and frames[-1]["code"] == "access_lost"
         assert frames[-1]["message"]
@@ -282,15 +330,15 @@ def test_a_member_removed_from_a_private_league_loses_its_tables(cast, private_l
 
     async def scenario():
         watcher = await listen(table.pk, carol).connect()
-        assert views(await watcher.drain())[-1]["seat"] is None
+        assert views(await watcher.drain(a_view))[-1]["seat"] is None
         stranger = listen(table.pk, dave)
         assert (await stranger.communicator.connect()) == (False, 4404)
         await db(ladder_services.membership_remove)(league_id=league.pk, by=alice, user_id=carol.pk)
-        frames = await watcher.drain()
+        frames = await watcher.drain(closing)
         assert watcher.closed == 4403 and frames[-1]["code"] == "access_lost"
         # The players themselves keep their table whatever the league does.
         player = await listen(table.pk, bob).connect()
-        assert views(await player.drain())[-1]["seat"] == 1
+        assert views(await player.drain(a_view))[-1]["seat"] == 1
         await player.communicator.disconnect()
 
     run(scenario)
@@ -361,12 +409,13 @@ def test_a_seat_taken_back_reaches_its_players_sockets_and_no_one_elses(cast, se
         alice_socket = await listen(table.pk, alice).connect()
         carol_socket = await listen(table.pk, carol).connect()
         for c in (bob_socket, alice_socket, carol_socket):
-            await c.drain()
+            await c.drain(a_view)
         assert views(bob_socket.frames)[-1]["seat"] is None  # he watches, for now
         await db(services.table_take_back)(table_id=table.pk, user=bob)
         await db(play)(table, 4)
+        latest = view_of_version(await db(version_of)(table))
         for c in (bob_socket, alice_socket, carol_socket):
-            await c.drain()
+            await c.drain(latest)
         state = await db(state_of)(table)
         secrets = secret_facts(state, 1)
         assert secrets
@@ -392,22 +441,22 @@ def test_a_take_back_over_the_socket_moves_that_socket_to_the_seat(cast, setting
 
     async def scenario():
         carol_socket = await listen(table.pk, carol).connect()
-        await carol_socket.drain()
+        await carol_socket.drain(a_view)
         # A spectator's socket cannot take anyone's seat: an error, and nothing changes.
         await carol_socket.communicator.send_json_to({"type": "take_back"})
-        errors = [f for f in await carol_socket.drain() if f["type"] == "error"]
+        errors = [f for f in await carol_socket.drain(an_error) if f["type"] == "error"]
         assert [e["code"] for e in errors] == ["not_seated"]
         assert await db(lambda: table.seats.get(user=bob).abandoned)()
 
         bob_socket = await listen(table.pk, bob).connect()
-        await bob_socket.drain()
+        await bob_socket.drain(a_view)
         await bob_socket.communicator.send_json_to({"type": "take_back"})
-        frames = await bob_socket.drain()
+        frames = await bob_socket.drain(lambda fs: an_error(fs) or seated(fs, 1))
         assert not [f for f in frames if f["type"] == "error"], frames
         assert views(frames)[-1]["seat"] == 1
         assert not await db(lambda: table.seats.get(user=bob).abandoned)()
         await db(play)(table, 2)
-        await carol_socket.drain()
+        await carol_socket.drain(view_of_version(await db(version_of)(table)))
         state = await db(state_of)(table)
         assert_nothing_of_seat(carol_socket.frames, 1, secret_facts(state, 1))
         for c in (bob_socket, carol_socket):
@@ -425,19 +474,19 @@ def test_leaving_over_the_socket_cuts_the_open_socket_off_from_the_seat(cast):
 
     async def scenario():
         bob_socket = await listen(table.pk, bob).connect()
-        assert views(await bob_socket.drain())[-1]["seat"] == 1
+        assert views(await bob_socket.drain(a_view))[-1]["seat"] == 1
         await bob_socket.communicator.send_json_to({"type": "leave"})
-        frames = await bob_socket.drain()
+        frames = await bob_socket.drain(lambda fs: seated(fs, None) and a_table(fs))
         after = len(bob_socket.frames)
         assert views(frames)[-1]["seat"] is None
         tables = [f for f in frames if f["type"] == "table"]
         assert tables[-1]["your_seat"] is None and tables[-1]["can_take_back"] is False
         assert tables[-1]["seats"][1]["conceded"] is True
         await bob_socket.communicator.send_json_to({"type": "take_back"})
-        errors = [f for f in await bob_socket.drain() if f["type"] == "error"]
+        errors = [f for f in await bob_socket.drain(an_error) if f["type"] == "error"]
         assert [e["code"] for e in errors] == ["seat_conceded"]
         await db(play)(table, 6)
-        await bob_socket.drain()
+        await bob_socket.drain(view_of_version(await db(version_of)(table)))
         state = await db(state_of)(table)
         later = bob_socket.frames[after:]
         assert views(later) and all(f["seat"] is None for f in views(later))
@@ -457,13 +506,13 @@ def test_another_players_socket_cannot_take_back_a_seat(cast, settings):
 
     async def scenario():
         alice_socket = await listen(table.pk, alice).connect()
-        await alice_socket.drain()
+        await alice_socket.drain(a_view)
         await alice_socket.communicator.send_json_to({"type": "take_back"})
-        frames = await alice_socket.drain()
+        frames = await alice_socket.drain(an_error)
         assert [f["code"] for f in frames if f["type"] == "error"] == ["seat_not_abandoned"]
         assert await db(lambda: table.seats.get(user=bob).abandoned)()
         await db(play)(table, 3)
-        await alice_socket.drain()
+        await alice_socket.drain(view_of_version(await db(version_of)(table)))
         state = await db(state_of)(table)
         assert_nothing_of_seat(alice_socket.frames, 1, secret_facts(state, 1))
         assert {f["seat"] for f in views(alice_socket.frames)} == {0}
