@@ -97,6 +97,9 @@ def test_the_compiled_engine_plays_the_pure_engines_games(build):
     assert compiled_out["games"] == pure_out["games"]
 
 
+# the engine suite in a child process: about 1.5 min alone, and make test runs it beside the
+# tests that wait on servers (once, beside the whole suite, it ran past the default 300 s)
+@pytest.mark.timeout(900)
 def test_the_engine_tests_pass_compiled(build):
     # the engine's own tests, against the compiled modules (the bots' are left out: they take
     # minutes and test no engine module the others do not); this module too, but not itself
