@@ -28,7 +28,7 @@ from tests.ladder.factories import LeagueFactory, MembershipFactory
 pytestmark = pytest.mark.django_db(transaction=True)
 QUIET = 0.6  # seconds of silence that end a drain: pushes arrive within milliseconds
 # seconds a drain waits for the frames it expects: on a quiet machine they come within
-# milliseconds, but CI runs five test processes on two cores (a leave's frames once came
+# milliseconds, but CI runs four or five test processes on two cores (a leave's frames came
 # after more than QUIET there), and a secrets check over frames that have not come yet
 # would pass for nothing
 WAIT = 20.0
