@@ -92,8 +92,10 @@ def closing(frames) -> bool:
     return False  # the drain ends when the socket is closed
 
 
-def view_of_version(version: int):
-    """A view of ``version`` or later: every push of the moves up to it has come."""
+async def caught_up(table):
+    """A view of the game's version now, or later: every push of the moves up to it has
+    come."""
+    version = await db(lambda: game_of(table).version)()
     return lambda frames: any(f["version"] >= version for f in views(frames))
 
 
@@ -101,10 +103,6 @@ def seated(frames, seat) -> bool:
     """The last view among ``frames`` is ``seat``'s (None: a spectator's)."""
     found = views(frames)
     return bool(found) and found[-1]["seat"] == seat
-
-
-def version_of(table) -> int:
-    return game_of(table).version
 
 
 def game_of(table) -> Game:
@@ -181,7 +179,7 @@ def test_a_socket_kept_open_after_leaving_gets_nothing_of_the_next_holder(cast):
         assert (await db(lambda: table.seats.get(user=carol).position)()) == 1
         new = await listen(table.pk, carol).connect()
         await db(play)(table, 3)
-        latest = view_of_version(await db(version_of)(table))
+        latest = await caught_up(table)
         await old.drain(latest), await new.drain(latest)
         secrets = set()
         for seat in (1, 2):
@@ -211,7 +209,7 @@ def test_early_start_renumbering_moves_each_open_socket_to_its_new_seat(cast):
         seat_of.update(await db(lambda: {s.user_id: s.position for s in table.seats.all()})())
         assert seat_of[carol.pk] == 1  # renumbered from 2
         await db(play)(table, 2)
-        latest = view_of_version(await db(version_of)(table))
+        latest = await caught_up(table)
         await carol_socket.drain(latest), await alice_socket.drain(latest)
         state = await db(state_of)(table)
         assert_nothing_of_seat(carol_socket.frames, 0, secret_facts(state, 0))
@@ -241,7 +239,7 @@ def test_renumbering_never_hands_an_open_socket_another_players_hand(cast):
         positions = await db(lambda: {s.user_id: s.position for s in table.seats.all()})()
         assert positions == {alice.pk: 0, carol.pk: 1, dave.pk: 2}
         await db(play)(table, 2)
-        latest = view_of_version(await db(version_of)(table))
+        latest = await caught_up(table)
         await carol_socket.drain(latest), await dave_socket.drain(latest)
         state = await db(state_of)(table)
         assert_nothing_of_seat(carol_socket.frames, 2, secret_facts(state, 2))
@@ -265,7 +263,7 @@ def test_a_player_who_leaves_mid_game_watches_on_without_the_seat(cast):
         await db(services.table_leave)(table_id=table.pk, user=bob)  # a bot plays seat 1
         after = len(bob_socket.frames)
         await db(play)(table, 6)
-        await bob_socket.drain(view_of_version(await db(version_of)(table)))
+        await bob_socket.drain(await caught_up(table))
         state = await db(state_of)(table)
         later = bob_socket.frames[after:]
         assert_nothing_of_seat(later, 1, secret_facts(state, 1))
@@ -296,7 +294,7 @@ def test_a_seat_a_bot_takes_after_timeouts_is_no_longer_seen_by_its_player(cast,
         await db(time_out)()
         assert await db(lambda: table.seats.get(user=bob).abandoned)()
         await db(play)(table, 3)
-        await bob_socket.drain(view_of_version(await db(version_of)(table)))
+        await bob_socket.drain(await caught_up(table))
         state = await db(state_of)(table)
         later = bob_socket.frames[after:]
         assert_nothing_of_seat(later, 1, secret_facts(state, 1))
@@ -423,7 +421,7 @@ def test_a_seat_taken_back_reaches_its_players_sockets_and_no_one_elses(cast, se
         assert views(bob_socket.frames)[-1]["seat"] is None  # he watches, for now
         await db(services.table_take_back)(table_id=table.pk, user=bob)
         await db(play)(table, 4)
-        latest = view_of_version(await db(version_of)(table))
+        latest = await caught_up(table)
         for c in (bob_socket, alice_socket, carol_socket):
             await c.drain(latest)
         state = await db(state_of)(table)
@@ -466,7 +464,7 @@ def test_a_take_back_over_the_socket_moves_that_socket_to_the_seat(cast, setting
         assert views(frames)[-1]["seat"] == 1
         assert not await db(lambda: table.seats.get(user=bob).abandoned)()
         await db(play)(table, 2)
-        await carol_socket.drain(view_of_version(await db(version_of)(table)))
+        await carol_socket.drain(await caught_up(table))
         state = await db(state_of)(table)
         assert_nothing_of_seat(carol_socket.frames, 1, secret_facts(state, 1))
         for c in (bob_socket, carol_socket):
@@ -496,7 +494,7 @@ def test_leaving_over_the_socket_cuts_the_open_socket_off_from_the_seat(cast):
         errors = [f for f in await bob_socket.drain(an_error) if f["type"] == "error"]
         assert [e["code"] for e in errors] == ["seat_conceded"]
         await db(play)(table, 6)
-        await bob_socket.drain(view_of_version(await db(version_of)(table)))
+        await bob_socket.drain(await caught_up(table))
         state = await db(state_of)(table)
         later = bob_socket.frames[after:]
         assert views(later) and all(f["seat"] is None for f in views(later))
@@ -522,7 +520,7 @@ def test_another_players_socket_cannot_take_back_a_seat(cast, settings):
         assert [f["code"] for f in frames if f["type"] == "error"] == ["seat_not_abandoned"]
         assert await db(lambda: table.seats.get(user=bob).abandoned)()
         await db(play)(table, 3)
-        await alice_socket.drain(view_of_version(await db(version_of)(table)))
+        await alice_socket.drain(await caught_up(table))
         state = await db(state_of)(table)
         assert_nothing_of_seat(alice_socket.frames, 1, secret_facts(state, 1))
         assert {f["seat"] for f in views(alice_socket.frames)} == {0}

@@ -214,11 +214,11 @@ def test_chat_is_stored_pushed_and_limited(started, cast):
         ] == "chat_too_long"
         for i in range(6):
             await alice.send_json_to({"type": "chat", "text": f"spam {i}"})
-        # waited for, not drained after a fixed pause: a loaded machine may answer later
-        limited = await receive_until(
+        # waited for, not drained after a fixed pause: a loaded machine may answer later (no
+        # answer fails on receive_until's timeout, another error on its check)
+        await receive_until(
             alice, lambda f: f["type"] == "error" and f["code"] == "chat_rate_limited"
         )
-        assert [f["code"] for f in limited if f["type"] == "error"] == ["chat_rate_limited"]
         for c in (alice, bob):
             await c.disconnect()
         # A page that connects later is shown the talk so far, oldest first.
