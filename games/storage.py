@@ -63,28 +63,52 @@ class ParsedStates:
 parsed_states = ParsedStates()
 
 
-def locked_game(game_id: int) -> Game:
-    """The game row, locked, with its table (``not_found`` if there is none)."""
-    games, tables = rows.columns(Game), rows.columns(Table)
+def locked_game(game_id: int) -> tuple[Game, dict[int, Seat]]:
+    """The game row, locked, with its table and its seats by position (``not_found`` if
+    there is none).
+
+    Two statements: the lock, then the table and the seats. The second runs once the lock is
+    granted, so it reads them as the transaction that held the lock before left them: a seat
+    handed to a bot, a game ended early. Joined into the lock's statement they would come from
+    its snapshot, taken before the wait (PostgreSQL re-reads only the locked row), and a move
+    could be applied to a game an organizer had just ended (tests/games/test_rows.py).
+    """
     with rows.cursor(connection) as cursor:
         cursor.execute(_locked_game_sql(), [game_id])
         row = cursor.fetchone()
-    if row is None:
-        raise GameError("not_found")
-    game, table = games.load(row[: len(games.fields)]), tables.load(row[len(games.fields) :])
+        if row is None:
+            raise GameError("not_found")
+        game = rows.columns(Game).load(row)
+        cursor.execute(_table_and_seats_sql(), [game.table_id])
+        found = cursor.fetchall()
+    tables, seats = rows.columns(Table), rows.columns(Seat)
+    width = len(tables.fields)
+    table = tables.load(found[0][:width])
     game.table = table
-    return game
+    by_position = {}
+    for found_row in found:
+        if found_row[width] is None:
+            continue  # a table without seats (LEFT JOIN): none to load
+        seat = seats.load(found_row[width:])
+        seat.table = table
+        by_position[seat.position] = seat
+    return game, by_position
 
 
 @cache
 def _locked_game_sql() -> str:
-    # FOR UPDATE OF the game row only. Locking the joined table row too would take table and
-    # game in the opposite order to the table services and deadlock with them.
-    lock = " FOR UPDATE OF g" if connection.features.has_select_for_update_of else ""
+    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+    games = rows.columns(Game)
+    return f"SELECT {games.select('g')} FROM {Game._meta.db_table} g WHERE g.id = %s{lock}"
+
+
+@cache
+def _table_and_seats_sql() -> str:
+    tables, seats = rows.columns(Table), rows.columns(Seat)
     return (
-        f"SELECT {rows.columns(Game).select('g')}, {rows.columns(Table).select('t')} "
-        f"FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id "
-        f"WHERE g.id = %s{lock}"
+        f"SELECT {tables.select('t')}, {seats.select('s')} FROM {Table._meta.db_table} t "
+        f"LEFT JOIN {Seat._meta.db_table} s ON s.table_id = t.id "
+        "WHERE t.id = %s ORDER BY s.position"
     )
 
 

@@ -38,12 +38,11 @@ def game_submit_action(
     if not isinstance(action, dict):
         raise GameError("malformed_message", detail="'action' must be an object")
     with transaction.atomic():
-        game = locked_game(game_id)
+        game, seats = locked_game(game_id)
         if game.table.status != Table.Status.PLAYING:
             raise GameError("game_not_running")
         if expected_version != game.version:
             raise GameError("stale_version")
-        seats = seats_of(game.table)
         seat = _acting_seat(seats, user, bot_seat)
         state = parsed_states.take(game)
         if _flagged(game, seat, state):
@@ -92,12 +91,11 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
     """
     with transaction.atomic():
         try:
-            game = locked_game(game_id)
+            game, seats = locked_game(game_id)
         except GameError:
             return False
         if game.version != expected_version or game.table.status != Table.Status.PLAYING:
             return False  # overtaken: a later version has its own bot task
-        seats = seats_of(game.table)
         state = parsed_states.take(game)
         seat = next((seats[p] for p in engine.current_seats(state) if seats[p].is_bot), None)
         legal = engine.legal_actions(state, seat.position) if seat is not None else []
@@ -123,7 +121,7 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
         # below could only say the same; no need to lock and read the whole state for it.
         return False
     with transaction.atomic():
-        game = locked_game(game_id)
+        game, seats = locked_game(game_id)
         if (
             game.version != expected_version
             or game.table.status != Table.Status.PLAYING
@@ -131,7 +129,6 @@ def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
             or game.deadline > now
         ):
             return False
-        seats = seats_of(game.table)
         state = parsed_states.take(game)
         deciding = [seats[p] for p in engine.current_seats(state)]
         overdue = [seat for seat in deciding if _past_deadline(game, seat, now)]

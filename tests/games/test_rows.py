@@ -31,17 +31,59 @@ def table(cast):
 
 def test_the_locked_game_and_its_table_load_as_the_orm_loads_them(table):
     game = Game.objects.get(table=table)
-    loaded = locked_game(game.pk)
+    loaded, seats = locked_game(game.pk)
     assert _fields(loaded) == _fields(game)
     assert _fields(loaded.table) == _fields(table)
     assert loaded.table.options == {"warehouses": True}  # JSON converted, not a string
     assert loaded.turn_started_at.tzinfo is not None
+    assert {p: _fields(s) for p, s in seats.items()} == {
+        s.position: _fields(s) for s in table.seats.all()
+    }
+    assert all(s.table is loaded.table for s in seats.values())
 
 
 def test_a_missing_game_is_not_found():
     with pytest.raises(GameError) as caught:
         locked_game(987654)
     assert caught.value.code == "not_found"
+
+
+def _while_the_lock_is_held(game, change, read):
+    """Run ``read`` in a second transaction while a first one holds the game's lock, and let
+    the first make ``change`` and commit while ``read`` waits; ``read``'s result."""
+    import threading
+
+    from django.db import connection, transaction
+
+    locked, release, got = threading.Event(), threading.Event(), {}
+
+    def holder():
+        with transaction.atomic():
+            Game.objects.select_for_update().get(pk=game.pk)
+            locked.set()
+            release.wait(10)
+            change()
+        connection.close()
+
+    def waiter():
+        try:
+            got["result"] = read()
+        except GameError as exc:
+            got["result"] = exc.code
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=holder)
+    first.start()
+    assert locked.wait(10)
+    second = threading.Thread(target=waiter)
+    second.start()
+    second.join(0.5)
+    assert second.is_alive()  # waiting for the lock
+    release.set()
+    first.join(10)
+    second.join(10)
+    return got["result"]
 
 
 @pytest.mark.postgres  # SQLite has no row locks
@@ -52,38 +94,48 @@ def test_a_move_sees_the_seats_as_the_lock_holder_before_it_left_them(table):
     lock's statement, joined, they would come from its snapshot, taken before the wait;
     pipelined after it they would be right but cost more CPU than the round trip saved:
     docs/benchmarks.md, stop 31.)"""
-    import threading
-
-    from django.db import connection, transaction
+    from django.db import transaction
 
     game = Game.objects.get(table=table)
-    locked, release, got = threading.Event(), threading.Event(), {}
 
-    def holder():
+    def hand_over():
+        Seat.objects.filter(table=table, position=1).update(abandoned=True, bot_level="easy")
+
+    def read():
         with transaction.atomic():
-            Game.objects.select_for_update().get(pk=game.pk)
-            locked.set()
-            release.wait(10)
-            Seat.objects.filter(table=table, position=1).update(abandoned=True, bot_level="easy")
-        connection.close()
+            return locked_game(game.pk)[1]
 
-    def mover():
-        with transaction.atomic():
-            got["seats"] = seats_of(locked_game(game.pk).table)
-        connection.close()
-
-    first = threading.Thread(target=holder)
-    first.start()
-    assert locked.wait(10)
-    second = threading.Thread(target=mover)
-    second.start()
-    second.join(0.5)
-    assert second.is_alive()  # waiting for the lock
-    release.set()
-    first.join(10)
-    second.join(10)
-    seat = got["seats"][1]
+    seat = _while_the_lock_is_held(game, hand_over, read)[1]
     assert seat.abandoned and seat.is_bot and seat.bot_level == "easy"
+
+
+@pytest.mark.postgres  # SQLite has no row locks
+@pytest.mark.django_db(transaction=True)
+def test_a_move_waiting_while_an_organizer_ends_the_game_is_refused(table, cast):
+    """The table is read after the lock too: a move that waited for the lock while the game
+    was ended early (``table_end_early`` holds the game's lock) finds it ended, and changes
+    nothing. With the table joined into the lock's statement it was applied, version and
+    state moved past the scores the organizer's end had announced."""
+    from games import engine
+    from games.services.moves import game_end
+
+    game = Game.objects.get(table=table)
+    state = engine.from_json(game.state)
+    alice = table.seats.get(user=cast["alice"]).position
+    action = engine.legal_actions(state, alice)[0]
+
+    def end():
+        game_end(table=Table.objects.select_for_update().get(pk=table.pk))
+
+    def move():
+        return services.game_submit_action(
+            game_id=game.pk, action=action, expected_version=game.version, user=cast["alice"]
+        )
+
+    assert _while_the_lock_is_held(game, end, move) == "game_not_running"
+    after = Game.objects.get(pk=game.pk)
+    assert (after.version, after.state) == (game.version, game.state)
+    assert not GameEvent.objects.filter(game=game, seq__gt=game.version).exists()
 
 
 def test_seats_load_in_position_order_knowing_their_table(table, cast):
@@ -212,5 +264,6 @@ def test_on_postgresql_the_move_statements_are_prepared_and_the_rest_are_not(tab
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         kept = [row[0] for row in cursor.fetchall()]
-    assert any("FOR UPDATE OF g" in statement for statement in kept), kept
+    assert any("FOR UPDATE" in statement for statement in kept), kept  # the lock
+    assert any("LEFT JOIN" in statement for statement in kept), kept  # its table and seats
     assert not any('SELECT "games_game"."version"' in statement for statement in kept), kept
