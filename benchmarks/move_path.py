@@ -10,11 +10,12 @@ It makes a database of its own (``ttr_movepath_<random>``, migrated, dropped at 
 Redis prefix of its own, and plays 4-seat Europe tables as ``load.py`` does: two players (a
 script picks their actions from their own views, outside the measured part, as a client
 would) and two medium bots. Each move runs as the web process runs it: a player's action
-through ``games.consumers._submit_limited`` (the rate limit, the row lock, the seats, the
-engine, the write with its event, the commit, then each audience's view built, encoded and
-published), a bot's turn through ``games.services.game_bot_move`` (the same, with the bot's
-choice); Django's connection bookkeeping around each as ``database_sync_to_async`` does it.
-The bot's next turn is not scheduled: in a web process that is a timer on its event loop.
+through ``games.consumers._submit_limited`` (the rate limit, the read of the game with its
+table and seats, the engine, the write with its event, then each audience's view built,
+encoded and published), a bot's turn through ``games.services.game_bot_move`` (the same,
+with the bot's choice); Django's connection bookkeeping around each as
+``database_sync_to_async`` does it. The bot's next turn is not scheduled: in a web process
+that is a timer on its event loop.
 
 Measured per round: this process's CPU time per move (the bot's choice apart), the CPU of the
 PostgreSQL server process of this connection (``/proc``) and of the Redis server (``INFO``),

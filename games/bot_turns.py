@@ -11,7 +11,8 @@ deadline sweep, a command, a test without a loop) the move goes to Celery as bef
 Nothing is lost with the process: a bot move that never ran (the process was killed) leaves
 the game's deadline in place, and the sweep plays it after ``BOT_STALL_SECONDS``; a graceful
 shutdown hands the waiting moves to Celery at once (``lifespan``). A move that runs twice, or
-after another, does nothing: ``game_bot_move`` checks the version under the row lock.
+after another, does nothing: ``game_bot_move`` checks the version, and writes only if it is
+still the one it read.
 """
 
 import asyncio

@@ -285,7 +285,8 @@ class TableConsumer(ViewStream, JsonFrameConsumer):
         try:
             # Not thread_sensitive: a move waits on PostgreSQL and Redis for most of its time,
             # and on the one shared database thread every socket of this process would wait
-            # behind it. Moves of one table still go one at a time (the game row lock).
+            # behind it. Moves of one table still go one at a time (each written only if the
+            # game is still as it read it: games.storage.store_move).
             submit = database_sync_to_async(
                 _submit_limited, thread_sensitive=False, executor=_move_threads()
             )

@@ -218,6 +218,12 @@ class Game(models.Model):
     seed = models.BigIntegerField()
     state = models.TextField(help_text="games.engine.to_json of the current state")
     version = models.PositiveIntegerField(default=0)
+    revision = models.PositiveIntegerField(
+        default=0,
+        help_text="bumped by every change to a running game that is not a move (a seat handed "
+        "over or taken back, the game ended early, clocks shifted): a move read before it is "
+        "not written (games.storage.store_move)",
+    )
     deadline = models.DateTimeField(null=True, blank=True, db_index=True)
     turn_started_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -26,7 +26,7 @@ class ParsedStates:
     Parsing a state was about 6% of a web process's CPU under ``benchmarks/load.py``, and the
     next move of a game is often made by the process that stored the one before (a bot's
     always: ``games.bot_turns``). An entry is the stored text and the state it was written
-    from; it is used only when the row read under the lock holds exactly that text
+    from; it is used only when the row read holds exactly that text
     (``to_json``/``from_json`` round-trip exactly, so the state is the one parsing would give)
     and taken out when used, so no two moves ever share a state object.
     """
@@ -63,6 +63,53 @@ class ParsedStates:
 parsed_states = ParsedStates()
 
 
+def read_game(game_id: int) -> tuple[Game, dict[int, Seat]]:
+    """The game row with its table and its seats by position, read in one statement without
+    a lock (one snapshot: consistent with each other); ``not_found`` if there is none.
+
+    A move made from it is written only if the game row is still as read
+    (``store_move(..., unchanged=...)``); so a move in time costs the database two
+    statements, the read and the write, where it took five (BEGIN, the lock, the seats, the
+    write, COMMIT); the connection's health check before them stays: docs/benchmarks.md,
+    stop 34.
+    """
+    with rows.cursor(connection) as cursor:
+        cursor.execute(_read_game_sql(), [game_id])
+        found = cursor.fetchall()
+    if not found:
+        raise GameError("not_found")
+    width = len(rows.columns(Game).fields)
+    game = rows.columns(Game).load(found[0][:width])
+    game.table, seats = _table_and_seats([row[width:] for row in found])
+    return game, seats
+
+
+def _table_and_seats(found) -> tuple[Table, dict[int, Seat]]:
+    """A table and its seats from rows of ``_table_and_seats_sql``'s columns."""
+    tables, seats = rows.columns(Table), rows.columns(Seat)
+    width = len(tables.fields)
+    table = tables.load(found[0][:width])
+    by_position = {}
+    for row in found:
+        if row[width] is None:
+            continue  # a table without seats (LEFT JOIN): none to load
+        seat = seats.load(row[width:])
+        seat.table = table
+        by_position[seat.position] = seat
+    return table, by_position
+
+
+@cache
+def _read_game_sql() -> str:
+    tables, seats = rows.columns(Table), rows.columns(Seat)
+    return (
+        f"SELECT {rows.columns(Game).select('g')}, {tables.select('t')}, {seats.select('s')} "
+        f"FROM {Game._meta.db_table} g JOIN {Table._meta.db_table} t ON t.id = g.table_id "
+        f"LEFT JOIN {Seat._meta.db_table} s ON s.table_id = t.id "
+        "WHERE g.id = %s ORDER BY s.position"
+    )
+
+
 def locked_game(game_id: int) -> tuple[Game, dict[int, Seat]]:
     """The game row, locked, with its table and its seats by position (``not_found`` if
     there is none).
@@ -80,19 +127,8 @@ def locked_game(game_id: int) -> tuple[Game, dict[int, Seat]]:
             raise GameError("not_found")
         game = rows.columns(Game).load(row)
         cursor.execute(_table_and_seats_sql(), [game.table_id])
-        found = cursor.fetchall()
-    tables, seats = rows.columns(Table), rows.columns(Seat)
-    width = len(tables.fields)
-    table = tables.load(found[0][:width])
-    game.table = table
-    by_position = {}
-    for found_row in found:
-        if found_row[width] is None:
-            continue  # a table without seats (LEFT JOIN): none to load
-        seat = seats.load(found_row[width:])
-        seat.table = table
-        by_position[seat.position] = seat
-    return game, by_position
+        game.table, seats = _table_and_seats(cursor.fetchall())
+    return game, seats
 
 
 @cache
@@ -131,9 +167,18 @@ def _seats_sql() -> str:
     )
 
 
-def store_move(game: Game, event: GameEvent) -> None:
-    """Write the game row's move fields and append the move's event (one statement)."""
-    rows.update_then_insert(game, MOVE_FIELDS, event)
+def store_move(game: Game, event: GameEvent, *, unchanged: tuple[int, int] | None = None) -> bool:
+    """Write the game row's move fields and append the move's event (one statement).
+
+    ``unchanged``: the ``(version, revision)`` the move was made from, when the row was read
+    without a lock (``read_game``): nothing is written, and False returned, if the row no
+    longer holds them: another move was made, or a seat, the game's end or its clocks
+    changed since (every such change bumps ``revision``). Under the row's lock: None.
+    """
+    where = None
+    if unchanged is not None:
+        where = {"version": unchanged[0], "revision": unchanged[1]}
+    return rows.update_then_insert(game, MOVE_FIELDS, event, where=where)
 
 
 def game_state(game: Game, *, whole_log: bool = False):

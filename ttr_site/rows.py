@@ -138,19 +138,49 @@ def columns(model: type[Model]) -> Columns:
     return Columns(model)
 
 
-def update_then_insert(updated: Model, names: tuple[str, ...], inserted: Model) -> None:
+def update_then_insert(
+    updated: Model, names: tuple[str, ...], inserted: Model, *, where: dict | None = None
+) -> bool:
     """``columns(...).update(updated, names)`` then ``.insert(inserted)``, in one statement
-    on PostgreSQL (the update in a ``WITH``: one round trip and one cursor fewer per move)."""
+    on PostgreSQL (the update in a ``WITH``: one round trip and one cursor fewer per move).
+
+    With ``where`` (column attnames and the values they must still hold) it is a
+    compare-and-set: the row is updated only if it still holds them, the insert made only if
+    it was, and the result says which. The check is the update's own ``WHERE``: a concurrent
+    writer's lock is waited for and the check made again on the row it left (PostgreSQL's
+    READ COMMITTED), so no lock has to be taken before. Without ``where`` it is always True.
+    """
     target, new = columns(type(updated)), columns(type(inserted))
     connection = connections[new.alias]
-    if connection.vendor != "postgresql" or target.alias != new.alias:
-        target.update(updated, names)
-        new.insert(inserted)
-        return
     update_sql, update_values = target._update(updated, names)
+    conditions = list((where or {}).items())
+    quote = connection.ops.quote_name
+    for attname, _value in conditions:
+        column = target.model._meta.get_field(attname).column
+        update_sql += f" AND {quote(column)} = %s"
+    update_values += [value for _attname, value in conditions]
     insert_sql, insert_values = new._insert(inserted)
+    if connection.vendor != "postgresql" or target.alias != new.alias:
+        from django.db import transaction
+
+        with transaction.atomic(using=new.alias, savepoint=False):
+            with connection.cursor() as plain:
+                plain.execute(update_sql, update_values)
+                if plain.rowcount != 1 and conditions:
+                    return False
+            new.insert(inserted)
+        return True
+    head, _values = insert_sql.split(" VALUES ", 1)
+    returning = insert_sql.rsplit(" RETURNING ", 1)[1]
+    marks = ", ".join(["%s"] * len(insert_values))
     with cursor(connection) as server_bound:
         server_bound.execute(
-            f"WITH updated AS ({update_sql}) {insert_sql}", [*update_values, *insert_values]
+            f"WITH updated AS ({update_sql} RETURNING 1) "
+            f"{head} SELECT {marks} FROM updated RETURNING {returning}",
+            [*update_values, *insert_values],
         )
-        new._inserted(inserted, server_bound.fetchone()[0])
+        row = server_bound.fetchone()
+    if row is None:
+        return False
+    new._inserted(inserted, row[0])
+    return True

@@ -153,8 +153,12 @@ def _give_back(start: datetime, end: datetime, cause: str) -> ClockOutage:
         turn_started_at__lt=end,
     )
     ids = list(running.values_list("pk", flat=True))
+    # revision: a move read before the shift is made again from the shifted clock
+    # (games.storage.store_move), not written over it.
     shifted = Game.objects.filter(pk__in=ids).update(
-        turn_started_at=F("turn_started_at") + lost, deadline=F("deadline") + lost
+        turn_started_at=F("turn_started_at") + lost,
+        deadline=F("deadline") + lost,
+        revision=F("revision") + 1,
     )
     outage = ClockOutage.objects.create(
         started_at=start,

@@ -1,14 +1,19 @@
 """Game use cases: moves, timeouts and seats handed to bots. The only code that changes a game.
 
-Every change locks the game row (one writer per table), checks the version the caller saw,
-lets the engine decide, stores the state and, in an append-only event, the log entries the
-move made (the stored state holds no log: ``engine.detach_log``), bumps the version and
-sets the next deadline; after commit it pushes each audience its view and queues the bot's
-move. Timeouts are data: the deadline on the game row, resolved by ``tasks.sweep_deadlines``
-(ARCHITECTURE.md, "One move, end to end" and example 9).
+Every change has one writer per table: it checks the version the caller saw, lets the engine
+decide, stores the state and, in an append-only event, the log entries the move made (the
+stored state holds no log: ``engine.detach_log``), bumps the version and sets the next
+deadline; after commit it pushes each audience its view and queues the bot's move. A
+player's or a bot's move reads the game, its table and seats without a lock and is written
+only if the game row is still as read (a compare-and-set on its version and ``revision``:
+``storage.store_move``), else made again from a new read; the other changes (timeouts, seats
+handed over or taken back, the end of a game) lock the row, and bump ``revision`` when they
+change a running game without a move. Timeouts are data: the deadline on the game row,
+resolved by ``tasks.sweep_deadlines`` (ARCHITECTURE.md, "One move, end to end" and example 9).
 """
 
 import logging
+from contextlib import nullcontext
 
 from django.conf import settings
 from django.db import transaction
@@ -19,10 +24,25 @@ from games import broadcast, clocks, effects, engine
 from games.engine.bots import choose_action
 from games.errors import GameError
 from games.models import BotLevel, Game, GameEvent, Seat, Table
-from games.storage import game_state, locked_game, parsed_states, seats_of, store_move
+from games.storage import (
+    game_state,
+    locked_game,
+    parsed_states,
+    read_game,
+    seats_of,
+    store_move,
+)
 from ttr_site.accounts.services import notification_send
 
 log = logging.getLogger(__name__)
+
+# A move made from a read that the game row has since left behind is made again from a new
+# read, up to this many reads (another move ends it at once: the caller's version is stale).
+READS = 3
+
+
+class _Overtaken(Exception):
+    """The game row changed between the read a move was made from and its write."""
 
 
 def game_submit_action(
@@ -37,8 +57,8 @@ def game_submit_action(
         raise GameError("malformed_message", detail="'version' must be a whole number")
     if not isinstance(action, dict):
         raise GameError("malformed_message", detail="'action' must be an object")
-    with transaction.atomic():
-        game, seats = locked_game(game_id)
+    for _read in range(READS):
+        game, seats = read_game(game_id)
         if game.table.status != Table.Status.PLAYING:
             raise GameError("game_not_running")
         if expected_version != game.version:
@@ -49,8 +69,12 @@ def game_submit_action(
             # The sweep resolves the timeout within a second; a move sent in that second is
             # too late, as it would be had the sweep already run.
             raise GameError("time_up")
-        _apply(game, seats, seat, state, action, user=user)
-    return game
+        try:
+            _apply(game, seats, seat, state, action, user=user, unchanged=_as_read(game))
+        except _Overtaken:
+            continue  # read again: a move since makes the version stale; a seat change is seen
+        return game
+    raise GameError("stale_version")
 
 
 def game_sweep_deadlines(*, limit: int = 500) -> int:
@@ -86,12 +110,13 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
     """Play one decision for the first bot seat that has one, if the game is still at
     ``expected_version``; return whether a move was made.
 
-    The bot chooses from the state read under the row lock, so a bot move reads the game
-    once (it used to read it, choose, then lock and read it again to apply).
+    The bot chooses from the game as read, without a lock: no player waits for a bot's
+    thinking. The move is written only if the game is still as read; else the bot chooses
+    again from a new read or, if a move was made since, leaves it to that version's task.
     """
-    with transaction.atomic():
+    for _read in range(READS):
         try:
-            game, seats = locked_game(game_id)
+            game, seats = read_game(game_id)
         except GameError:
             return False
         if game.version != expected_version or game.table.status != Table.Status.PLAYING:
@@ -103,17 +128,23 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
             return False
         view = _bot_view(state, seat)
         seed = game.seed ^ (expected_version * 1_000_003 + seat.position)
-        _apply(game, seats, seat, state, choose_action(seat.bot_level, view, legal, seed=seed))
-    return True
+        action = choose_action(seat.bot_level, view, legal, seed=seed)
+        try:
+            _apply(game, seats, seat, state, action, unchanged=_as_read(game))
+        except _Overtaken:
+            continue
+        return True
+    return False
 
 
 def game_handle_timeout(*, game_id: int, expected_version: int) -> bool:
     """Resolve the overdue decisions of a game, if it is still at ``expected_version``.
 
-    The compare-and-set on the version (under the row lock) makes duplicate and late runs do
-    nothing. Each overdue human seat gets the medium bot's choice (a tunnel payment is
-    declined: docs/rules.md 1.3.2 Decision) and one more timeout in a row; at
-    ``TIMEOUTS_BEFORE_ABANDON`` the seat is handed to a bot. Overdue bots simply move.
+    The check of the version under the row lock makes duplicate and late runs do nothing (a
+    timeout plays all the steps of a decision in one transaction). Each overdue human seat
+    gets the medium bot's choice (a tunnel payment is declined: docs/rules.md 1.3.2 Decision)
+    and one more timeout in a row; at ``TIMEOUTS_BEFORE_ABANDON`` the seat is handed to a
+    bot. Overdue bots simply move.
     """
     now = timezone.now()
     if not Game.objects.filter(pk=game_id, version=expected_version).exists():
@@ -158,10 +189,12 @@ def game_seat_leave(*, table: Table, seat: Seat) -> None:
     """A player leaves a running game: the seat is handed to a bot (caller holds the lock)."""
     game = Game.objects.select_for_update().get(table=table)
     _abandon(seat)
+    _abandon_save(seat)
     seats = seats_of(table)
     state = engine.from_json(game.state)
     _set_clock(game, table, seats, state, timezone.now(), restart=False)
-    game.save(update_fields=["deadline"])
+    game.revision += 1  # a move read before this is made again (storage.store_move)
+    game.save(update_fields=["deadline", "revision"])
     version = game.version
     since = engine.log_length(state)
     transaction.on_commit(
@@ -182,7 +215,8 @@ def game_seat_return(*, table: Table, seat: Seat) -> None:
     state = engine.from_json(game.state)
     deciding = seat.position in engine.current_seats(state)
     _set_clock(game, table, seats, state, timezone.now(), restart=deciding)
-    game.save(update_fields=["deadline", "turn_started_at"])
+    game.revision += 1
+    game.save(update_fields=["deadline", "turn_started_at", "revision"])
     version = game.version
     since = engine.log_length(state)
     # The pushes of this version name the player as the seat's holder again; their sockets
@@ -201,7 +235,8 @@ def game_end(*, table: Table) -> dict[int, int]:
     table.ended_early = True
     table.save(update_fields=["status", "finished_at", "ended_early"])
     game.deadline = None
-    game.save(update_fields=["deadline", "updated_at"])
+    game.revision += 1
+    game.save(update_fields=["deadline", "revision", "updated_at"])
     state = engine.from_json(game.state)
     return {p["seat"]: p["score"] for p in engine.view_for(state, None)["players"]}
 
@@ -271,10 +306,29 @@ def _bot_view(state, seat: Seat) -> dict:
     return engine.view_for(state, seat.position, log_since=engine.log_length(state))
 
 
+def _as_read(game: Game) -> tuple[int, int]:
+    return game.version, game.revision
+
+
 def _apply(
-    game, seats, seat, state, action, *, user=None, timed_out=False, count_timeout=True
+    game,
+    seats,
+    seat,
+    state,
+    action,
+    *,
+    user=None,
+    timed_out=False,
+    count_timeout=True,
+    unchanged: tuple[int, int] | None = None,
 ) -> None:
-    """Apply ``action`` for ``seat`` to the locked ``game``; store, log, re-clock, announce."""
+    """Apply ``action`` for ``seat`` to ``game``; store, log, re-clock, announce.
+
+    ``unchanged``: the game was read without a lock (``read_game``), with this version and
+    revision; nothing is written and ``_Overtaken`` raised if its row has changed since.
+    None: the caller holds the row's lock. A move that writes only the game row and its
+    event (most: no bank charged, no seat handed over, not the end) is one statement in
+    autocommit; the others are a transaction."""
     table = game.table
     now = timezone.now()
     since = state.log_base  # the entries detached below start here (none are held before)
@@ -287,7 +341,7 @@ def _apply(
     decided = (
         step.clock_restarts or step.game_over or seat.position not in engine.current_seats(state)
     )
-    _charge(table, game, seat, now, timed_out, count_timeout, decided=decided)
+    seat_change = _charge(table, game, seat, now, timed_out, count_timeout, decided=decided)
     # The clock restarts when a turn begins, not for the later steps of a turn (second card,
     # tunnel payment, keeping tickets): the engine says which (engine.Step).
     _set_clock(game, table, seats, state, now, restart=step.clock_restarts)
@@ -295,12 +349,33 @@ def _apply(
         game.deadline = None
         table.status = Table.Status.FINISHED
         table.finished_at = now
+    event = _event(game, seat, user, action, entries, timed_out)
+    alone = unchanged is not None and seat_change is None and not step.game_over
+    with nullcontext() if alone else transaction.atomic(savepoint=False):
+        # A row changed since the read: nothing is written, the block ends normally and
+        # _Overtaken is raised after it (raised inside, it would mark a caller's own
+        # transaction for rollback: savepoint=False makes no savepoint to roll back to).
+        written = store_move(game, event, unchanged=unchanged)
+        if written:
+            _after_write(game, seats, seat, state, seat_change, step.game_over, since, entries)
+    if not written:
+        raise _Overtaken
+
+
+def _after_write(game, seats, seat, state, seat_change, game_over, since, entries) -> None:
+    """The rest of a move's writes, after its game row and event, and what follows its
+    commit (in autocommit: at once)."""
+    table = game.table
+    if seat_change == "abandoned":
+        _abandon_save(seat)
+    elif seat_change == "charged":
+        seat.save(update_fields=["bank_left", "timeouts_in_row"])
+    if game_over:
         table.save(update_fields=["status", "finished_at"])
         result = engine.final_result(state)
         abandoned = sorted(p for p, s in seats.items() if s.abandoned)
-        # robust: the game is over whatever its listeners (ratings, tournaments) manage now.
+        # robust: the game is over whatever its listeners (ratings, tournaments) manage.
         transaction.on_commit(lambda: effects.game_over(table.pk, result, abandoned), robust=True)
-    store_move(game, _event(game, seat, user, action, entries, timed_out))
     version = game.version
     transaction.on_commit(
         lambda: effects.move_committed(game, table, seats, version, state, since, entries)
@@ -309,12 +384,14 @@ def _apply(
 
 def _charge(
     table, game, seat: Seat, now, timed_out: bool, count_timeout: bool, *, decided: bool
-) -> None:
-    """Update the acting seat's bank and its run of timeouts (one per timed-out turn). The
-    bank is charged when the seat's decision is over (``decided``), or at its first timed-out
-    step (the timeout plays out the rest of the decision at once)."""
+) -> str | None:
+    """Update the acting seat's bank and its run of timeouts (one per timed-out turn), in
+    memory; says what the move must write of the seat: None, ``"charged"`` or
+    ``"abandoned"`` (``_abandon_save``). The bank is charged when the seat's decision is over
+    (``decided``), or at its first timed-out step (the timeout plays out the rest of the
+    decision at once)."""
     if seat.is_bot or (timed_out and not count_timeout):
-        return
+        return None
     before = (seat.bank_left, seat.timeouts_in_row)
     if decided or timed_out:
         seat.bank_left = clocks.bank_after_move(table, game.turn_started_at, now, seat.bank_left)
@@ -322,17 +399,23 @@ def _charge(
         seat.timeouts_in_row += 1
         if seat.timeouts_in_row >= settings.TIMEOUTS_BEFORE_ABANDON:
             _abandon(seat)
-            return
+            return "abandoned"
     else:
         seat.timeouts_in_row = 0
     if (seat.bank_left, seat.timeouts_in_row) != before:  # a move in time changes neither
-        seat.save(update_fields=["bank_left", "timeouts_in_row"])
+        return "charged"
+    return None
 
 
 def _abandon(seat: Seat) -> None:
-    """Hand the seat to a bot for the rest of the game (docs/rules.md 1.7); ratings see it last."""
+    """Hand the seat to a bot for the rest of the game (docs/rules.md 1.7); ratings see it
+    last. In memory: ``_abandon_save`` writes it and tells the player."""
     seat.abandoned = True
     seat.bot_level = seat.bot_level or BotLevel.MEDIUM
+
+
+def _abandon_save(seat: Seat) -> None:
+    """Write the seat ``_abandon`` handed over, and tell its player."""
     fields = ["abandoned", "conceded", "bot_level", "timeouts_in_row", "bank_left"]
     seat.save(update_fields=fields)
     # The player's sockets at the table stop seeing the seat and watch on (TableConsumer).

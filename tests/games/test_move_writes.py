@@ -1,0 +1,187 @@
+"""A player's or a bot's move is made from the game read without a lock, and written only if
+the game row is still as read (``games.storage.store_move``: a compare-and-set on its version
+and revision). Whatever changed between the read and the write is seen, as it was when moves
+waited for the row's lock: these tests make the change in exactly that gap."""
+
+import pytest
+from django.utils import timezone
+
+from games import engine, services
+from games.errors import GameError
+from games.models import Game, GameEvent
+from games.services import clock_outages, moves
+from games.storage import read_game, store_move
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def game(cast):
+    table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=45)
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    return Game.objects.get(table=table)
+
+
+def _in_the_gap(monkeypatch, change) -> list[int]:
+    """Make ``change`` (committed at once) right after a move's first read of the game; the
+    list it returns counts the reads."""
+    reads, real = [], moves.read_game
+
+    def read(game_id):
+        found = real(game_id)
+        reads.append(game_id)
+        if len(reads) == 1:
+            change()
+        return found
+
+    monkeypatch.setattr(moves, "read_game", read)
+    return reads
+
+
+def _first_legal(game, seat: int) -> dict:
+    game.refresh_from_db()
+    return engine.legal_actions(engine.from_json(game.state), seat)[0]
+
+
+def _unchanged(game) -> tuple:
+    after = Game.objects.get(pk=game.pk)
+    return after.version, after.state, GameEvent.objects.filter(game=game).count()
+
+
+def test_the_write_is_made_only_if_version_and_revision_are_still_as_read(game):
+    read, _seats = read_game(game.pk)
+    before = _unchanged(game)
+
+    def event(version):
+        return GameEvent(game=read, seq=version, seat=0, action={"type": "x"}, entries=[])
+
+    read.version += 1
+    assert not store_move(read, event(read.version), unchanged=(0, 1))  # a revision since
+    assert not store_move(read, event(read.version), unchanged=(5, 0))  # a move since
+    assert _unchanged(game) == before
+    assert store_move(read, event(read.version), unchanged=(0, 0))
+    after = Game.objects.get(pk=game.pk)
+    assert after.version == 1 and GameEvent.objects.filter(game=game, seq=1).exists()
+
+
+def test_a_move_read_before_its_player_left_is_not_written(game, cast, monkeypatch):
+    """The seat was handed to a bot between the read and the write: the leaver's move is
+    refused as any move after leaving is, and nothing is written."""
+    action = _first_legal(game, 0)
+    before = _unchanged(game)
+    reads = _in_the_gap(
+        monkeypatch, lambda: services.table_leave(table_id=game.table_id, user=cast["alice"])
+    )
+    with pytest.raises(GameError) as caught:
+        services.game_submit_action(
+            game_id=game.pk, action=action, expected_version=0, user=cast["alice"]
+        )
+    assert caught.value.code == "not_your_seat"
+    assert len(reads) == 2  # read again after the write found the row changed
+    assert _unchanged(game) == before
+    assert Game.objects.get(pk=game.pk).revision == 1
+
+
+def test_a_move_read_before_the_game_was_ended_early_is_not_written(game, cast, monkeypatch):
+    action = _first_legal(game, 1)
+    before = _unchanged(game)
+    _in_the_gap(monkeypatch, lambda: services.table_end_early(table_id=game.table_id))
+    with pytest.raises(GameError) as caught:
+        services.game_submit_action(
+            game_id=game.pk, action=action, expected_version=0, user=cast["bob"]
+        )
+    assert caught.value.code == "game_not_running"
+    assert _unchanged(game) == before
+
+
+def test_a_move_read_before_another_move_is_refused_as_stale(game, cast, monkeypatch):
+    mine, theirs = _first_legal(game, 0), _first_legal(game, 1)
+
+    def bob_moves():
+        services.game_submit_action(
+            game_id=game.pk, action=theirs, expected_version=0, user=cast["bob"]
+        )
+
+    _in_the_gap(monkeypatch, bob_moves)
+    with pytest.raises(GameError) as caught:
+        services.game_submit_action(
+            game_id=game.pk, action=mine, expected_version=0, user=cast["alice"]
+        )
+    assert caught.value.code == "stale_version"
+    events = GameEvent.objects.filter(game=game, seq__gt=0)
+    assert [(e.seq, e.seat) for e in events] == [(1, 1)]  # bob's move alone
+
+
+def test_a_move_read_before_the_clocks_were_given_back_keeps_the_time_given(
+    game, cast, monkeypatch
+):
+    """An outage's time given back between the read and the write is kept: the move is made
+    again from the shifted clock, not written over it with the clock it read."""
+    action = _first_legal(game, 0)
+    started = Game.objects.get(pk=game.pk).turn_started_at
+    now = timezone.now()
+
+    def give_back():
+        clock_outages._give_back(now - timezone.timedelta(seconds=30), now, "sweep")
+
+    reads = _in_the_gap(monkeypatch, give_back)
+    services.game_submit_action(
+        game_id=game.pk, action=action, expected_version=0, user=cast["alice"]
+    )
+    assert len(reads) == 2
+    after = Game.objects.get(pk=game.pk)
+    assert after.version == 1 and after.revision == 1
+    # the set-up is one decision of both seats: bob's clock runs on from the shifted start
+    assert after.turn_started_at > started
+
+
+def test_a_bot_move_read_before_a_player_moved_leaves_it_to_the_next_version(
+    game, cast, monkeypatch
+):
+    """Both seats choose their set-up tickets at once; the bot (taking over alice's seat)
+    thinks from a read, bob moves meanwhile: the bot's move is not written over bob's, and
+    the version bob made has its own bot task."""
+    game.table.seats.filter(position=0).update(abandoned=True, bot_level="easy")
+    theirs = _first_legal(game, 1)
+
+    def bob_moves():
+        services.game_submit_action(
+            game_id=game.pk, action=theirs, expected_version=0, user=cast["bob"]
+        )
+
+    _in_the_gap(monkeypatch, bob_moves)
+    assert services.game_bot_move(game_id=game.pk, expected_version=0) is False
+    events = GameEvent.objects.filter(game=game, seq__gt=0)
+    assert [(e.seq, e.seat, e.by_bot) for e in events] == [(1, 1, False)]
+
+
+def test_a_bot_move_read_before_a_seat_change_is_made_again(game, cast, monkeypatch):
+    """A change that is not a move (here bob's seat handed over) between the bot's read and
+    its write: the bot chooses again from a new read, and its move is written."""
+    game.table.seats.filter(position=0).update(abandoned=True, bot_level="easy")
+    reads = _in_the_gap(
+        monkeypatch, lambda: services.table_leave(table_id=game.table_id, user=cast["bob"])
+    )
+    assert services.game_bot_move(game_id=game.pk, expected_version=0) is True
+    assert len(reads) == 2
+    (event,) = GameEvent.objects.filter(game=game, seq__gt=0)
+    assert event.by_bot and event.seq == 1
+
+
+@pytest.mark.postgres  # SQLite writes the game row and the event apart, in a transaction
+def test_a_move_in_time_is_two_statements_the_read_and_the_write(game, cast):
+    """The point of it all: a player's move in time costs the database two statements, with
+    no lock, BEGIN or COMMIT (Django records those two where they are issued)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    action = _first_legal(game, 0)
+    with CaptureQueriesContext(connection) as queries:
+        services.game_submit_action(
+            game_id=game.pk, action=action, expected_version=0, user=cast["alice"]
+        )
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len(sql) == 2, sql
+    assert sql[0].startswith("SELECT") and "FOR UPDATE" not in sql[0]
+    assert sql[1].startswith("WITH updated AS (UPDATE")
+    assert Game.objects.get(pk=game.pk).version == 1
