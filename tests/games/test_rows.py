@@ -9,7 +9,7 @@ from django.utils import timezone
 from games import services
 from games.errors import GameError
 from games.models import Game, GameEvent, Seat, Table
-from games.storage import locked_game, seats_of
+from games.storage import locked_game, read_game, seats_of
 from ttr_site import rows
 
 pytestmark = pytest.mark.django_db
@@ -29,9 +29,10 @@ def table(cast):
     return Table.objects.get(pk=table.pk)
 
 
-def test_the_locked_game_and_its_table_load_as_the_orm_loads_them(table):
+@pytest.mark.parametrize("reader", [locked_game, read_game], ids=["locked", "read"])
+def test_the_game_its_table_and_seats_load_as_the_orm_loads_them(table, reader):
     game = Game.objects.get(table=table)
-    loaded, seats = locked_game(game.pk)
+    loaded, seats = reader(game.pk)
     assert _fields(loaded) == _fields(game)
     assert _fields(loaded.table) == _fields(table)
     assert loaded.table.options == {"warehouses": True}  # JSON converted, not a string
@@ -42,9 +43,10 @@ def test_the_locked_game_and_its_table_load_as_the_orm_loads_them(table):
     assert all(s.table is loaded.table for s in seats.values())
 
 
-def test_a_missing_game_is_not_found():
+@pytest.mark.parametrize("reader", [locked_game, read_game], ids=["locked", "read"])
+def test_a_missing_game_is_not_found(reader):
     with pytest.raises(GameError) as caught:
-        locked_game(987654)
+        reader(987654)
     assert caught.value.code == "not_found"
 
 
