@@ -185,3 +185,108 @@ def test_a_move_in_time_is_two_statements_the_read_and_the_write(game, cast):
     assert sql[0].startswith("SELECT") and "FOR UPDATE" not in sql[0]
     assert sql[1].startswith("WITH updated AS (UPDATE")
     assert Game.objects.get(pk=game.pk).version == 1
+
+
+def _threads_until(stop, errors, bodies):
+    """A thread per body, each running it again and again on its own connection until
+    ``stop``; what they raise goes to ``errors``."""
+    import threading
+
+    from django.db import close_old_connections, connection
+
+    def loop(body):
+        close_old_connections()
+        try:
+            while not stop.is_set():
+                body()
+        except Exception as exc:  # noqa: BLE001 - the test reports them
+            errors.append(repr(exc))
+        finally:
+            connection.close()
+
+    return [threading.Thread(target=loop, args=(body,)) for body in bodies]
+
+
+def _player(game, user, position: int):
+    """One turn of a player who plays the easy bot's choice whenever their seat decides."""
+    import random
+    import time
+
+    from games.engine.bots import choose_action
+
+    rng = random.Random(user.pk)
+
+    def body():
+        current = Game.objects.get(pk=game.pk)
+        state = engine.from_json(current.state)
+        if engine.is_terminal(state) or position not in engine.current_seats(state):
+            time.sleep(0.001)
+            return
+        legal = engine.legal_actions(state, position)
+        action = choose_action("easy", engine.view_for(state, position), legal, seed=rng.random())
+        try:
+            services.game_submit_action(
+                game_id=game.pk, action=action, expected_version=current.version, user=user
+            )
+        except GameError as exc:
+            assert exc.code in {"stale_version", "not_your_seat", "game_not_running"}, exc
+        except engine.IllegalAction:
+            pass  # chosen from a state a later move changed: refused, nothing written
+
+    return body
+
+
+@pytest.mark.postgres  # real concurrency: row locks and READ COMMITTED re-checks
+def test_moves_bots_and_a_leave_racing_keep_the_game_whole(cast):
+    """Two players and a bot moving as fast as they can, each on its own connection, while
+    one player leaves: every event is there once and in order, the stored state is the
+    events' replay, and no move of the leaver is written after her leave."""
+    import threading
+    import time
+
+    from django.db import connection, transaction
+
+    from tests.games.moving import replay_events
+
+    table = services.table_create(owner=cast["alice"], seat_count=3, move_seconds=60)
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    services.table_add_bot(table_id=table.pk, by=cast["alice"], level="easy")
+    game = Game.objects.get(table=table)
+    seats = {s.user_id: s.position for s in game.table.seats.exclude(user=None)}
+    stop, left, errors = threading.Event(), {}, []
+
+    def bot():
+        version = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+        services.game_bot_move(game_id=game.pk, expected_version=version)
+
+    def leave_then_stop():
+        try:
+            time.sleep(0.3)
+            with transaction.atomic():  # the leave's lock held to the end: its exact version
+                services.table_leave(table_id=table.pk, user=cast["alice"])
+                left["version"] = Game.objects.values_list("version", flat=True).get(pk=game.pk)
+            time.sleep(0.3)
+        finally:
+            stop.set()
+            connection.close()
+
+    alice, bob = cast["alice"], cast["bob"]
+    threads = _threads_until(
+        stop,
+        errors,
+        [_player(game, alice, seats[alice.pk]), _player(game, bob, seats[bob.pk]), bot],
+    )
+    threads.append(threading.Thread(target=leave_then_stop))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert not errors, errors
+    game.refresh_from_db()
+    events = list(GameEvent.objects.filter(game=game).order_by("seq"))
+    assert [e.seq for e in events] == list(range(game.version + 1))
+    assert game.version > left["version"] > 3, (game.version, left)  # moves before and after
+    whole = services.game_state(game, whole_log=True)
+    assert engine.to_json(whole) == engine.to_json(replay_events(game))
+    by_alice = [e.seq for e in events if e.user_id == alice.pk]
+    assert by_alice and max(by_alice) <= left["version"]
