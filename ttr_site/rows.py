@@ -164,7 +164,7 @@ def update_then_insert(
         from django.db import transaction
 
         with transaction.atomic(using=new.alias, savepoint=False):
-            with connection.cursor() as plain:
+            with cursor(connections[target.alias]) as plain:
                 plain.execute(update_sql, update_values)
                 if plain.rowcount != 1 and conditions:
                     return False
