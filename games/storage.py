@@ -78,32 +78,31 @@ def read_game(game_id: int) -> tuple[Game, dict[int, Seat]]:
         found = cursor.fetchall()
     if not found:
         raise GameError("not_found")
-    games, tables, seats = rows.columns(Game), rows.columns(Table), rows.columns(Seat)
+    games, tables = rows.columns(Game), rows.columns(Table)
     game_end = 1 + len(games.fields)
     table_end = game_end + len(tables.fields)
     game = games.load(found[0][1:game_end])
     game.table = table = tables.load(found[0][game_end:table_end])
-    by_position = {}
-    for row in found[1:]:
-        seat = seats.load(row[table_end:])
-        seat.table = table
-        by_position[seat.position] = seat
-    return game, by_position
+    return game, _seats_at(table, [row[table_end:] for row in found[1:]])
 
 
 def _table_and_seats(found) -> tuple[Table, dict[int, Seat]]:
     """A table and its seats from rows of ``_table_and_seats_sql``'s columns."""
-    tables, seats = rows.columns(Table), rows.columns(Seat)
+    tables = rows.columns(Table)
     width = len(tables.fields)
     table = tables.load(found[0][:width])
-    by_position = {}
+    # a table without seats gives one row of NULLs for them (LEFT JOIN): none to load
+    return table, _seats_at(table, [row[width:] for row in found if row[width] is not None])
+
+
+def _seats_at(table: Table, found) -> dict[int, Seat]:
+    """The seats of ``table`` by position, from rows of their columns."""
+    seats = {}
     for row in found:
-        if row[width] is None:
-            continue  # a table without seats (LEFT JOIN): none to load
-        seat = seats.load(row[width:])
+        seat = rows.columns(Seat).load(row)
         seat.table = table
-        by_position[seat.position] = seat
-    return table, by_position
+        seats[seat.position] = seat
+    return seats
 
 
 @cache
@@ -168,13 +167,9 @@ def _table_and_seats_sql() -> str:
 
 def seats_of(table: Table) -> dict[int, Seat]:
     """The table's seats by position (each knows its table; a seat's user loads on use)."""
-    seats = rows.columns(Seat)
     with rows.cursor(connection) as cursor:
         cursor.execute(_seats_sql(), [table.pk])
-        found = [seats.load(row) for row in cursor.fetchall()]
-    for seat in found:
-        seat.table = table
-    return {seat.position: seat for seat in found}
+        return _seats_at(table, cursor.fetchall())
 
 
 @cache
