@@ -361,8 +361,12 @@ class Stack:
 
 def _stat(pid: int) -> tuple[int, str, int] | None:
     """(parent pid, command name, user + system ticks) of a process, if it still exists."""
+    return _stat_path(f"/proc/{pid}/stat")
+
+
+def _stat_path(path: str) -> tuple[int, str, int] | None:
     try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
+        raw = Path(path).read_text()
     except OSError:
         return None
     name = raw[raw.index("(") + 1 : raw.rindex(")")]
@@ -375,6 +379,35 @@ def _all_processes() -> dict[int, tuple[int, str, int]]:
     for entry in os.listdir("/proc"):
         if entry.isdigit() and (stat := _stat(int(entry))) is not None:
             found[int(entry)] = stat
+    return found
+
+
+WEB = "web (uvicorn workers)"
+# The threads of the web processes, by the names ``ttr_site.pools`` gives them in the kernel: a
+# worker's main thread runs its event loop (the sockets), ``move_N`` the players' moves and
+# ``bot-move_N`` the bots'.
+WEB_THREADS = {
+    "move": "  players' moves (move_N)",
+    "bot-move": "  bots' moves (bot-move_N)",
+}
+WEB_LOOP, WEB_OTHER = "  event loops (main threads)", "  other threads"
+
+
+def _thread_ticks(pids) -> dict[str, dict[tuple[int, int], int]]:
+    """The user + system ticks of each thread of ``pids``, by the kind of work it does."""
+    found: dict[str, dict[tuple[int, int], int]] = {}
+    for pid in pids:
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in map(int, tids):
+            stat = _stat_path(f"/proc/{pid}/task/{tid}/stat")
+            if stat is None:
+                continue
+            _, name, ticks = stat
+            kind = WEB_LOOP if tid == pid else WEB_THREADS.get(name.rpartition("_")[0], WEB_OTHER)
+            found.setdefault(kind, {})[(pid, tid)] = ticks
     return found
 
 
@@ -394,8 +427,9 @@ class CpuMeter:
 
     EVERY = 1.0
 
-    def __init__(self, roots: dict[str, list[int]]):
+    def __init__(self, roots: dict[str, list[int]], *, threads_of: str | None = None):
         self.roots = roots  # kind -> root pids (their descendants count too)
+        self.threads_of = threads_of  # the kind whose threads are also counted by their work
         self._done = threading.Event()
 
     def _sample(self) -> dict:
@@ -412,11 +446,13 @@ class CpuMeter:
                     seen[pid] = processes[pid][2]
                     todo.extend(children.get(pid, []))
             kinds[kind] = seen
+        threads = _thread_ticks(kinds.get(self.threads_of, ())) if self.threads_of else {}
         for kind, command in (
             ("postgres (whole server)", "postgres"),
             ("redis (whole server)", "redis-server"),
         ):
             kinds[kind] = {p: s[2] for p, s in processes.items() if s[1] == command}
+        kinds.update(threads)
         return {"kinds": kinds, "machine": _machine_ticks(), "at": time.monotonic()}
 
     def start(self) -> None:
@@ -448,7 +484,8 @@ class CpuMeter:
         busy = (last["machine"][0] - first["machine"][0]) / CLK_TCK
         cores = os.cpu_count() or 1
         share = {kind: 100 * s / seconds for kind, s in used.items()}
-        share["other (not this run)"] = max(0.0, 100 * busy / seconds - sum(share.values()))
+        processes = sum(v for kind, v in share.items() if not kind.startswith(" "))
+        share["other (not this run)"] = max(0.0, 100 * busy / seconds - processes)
         share["whole machine"] = 100 * busy / seconds
         share["idle"] = 100 * cores - share["whole machine"]
         return share
@@ -486,7 +523,7 @@ def run_game(args, stack: Stack) -> dict:
         for k in range(args.load_processes)
     ]
     roots = {
-        "web (uvicorn workers)": [stack.processes["web"].pid],
+        WEB: [stack.processes["web"].pid],
         "celery worker": [p.pid for n, p in stack.processes.items() if n.startswith("worker")],
         "celery beat": [stack.processes["beat"].pid],
     }
@@ -601,7 +638,7 @@ def run_shards(args, target, works, roots, at_window_edge=None):
             f"{args.warmup:.0f}s, measuring {args.duration:.0f}s",
             flush=True,
         )
-        meter = CpuMeter({**roots, "load generator": [p.pid for p in processes]})
+        meter = CpuMeter({**roots, "load generator": [p.pid for p in processes]}, threads_of=WEB)
         begin = time.time() + args.warmup
         window[0], window[1] = begin, begin + args.duration
         time.sleep(max(0.0, begin - time.time()))
@@ -722,7 +759,7 @@ def run_bare(args, stack: Stack) -> dict:
     _wait_for_socket(stack.port)
     tables = list(range(args.tables))
     works = [(stack.url, tables[k :: args.load_processes]) for k in range(args.load_processes)]
-    roots = {"web (uvicorn workers)": [stack.processes["web"].pid]}
+    roots = {WEB: [stack.processes["web"].pid]}
     try:
         tallies, cpu = run_shards(args, _bare_shard, works, roots)
     finally:
@@ -823,6 +860,11 @@ def report(args, results: dict) -> None:
     # A process kind's CPU per move: its share of a core (%) * 10 / moves per second, in ms.
     print(f"{'CPU, % of one core':30} {'game':>12} {'bare':>12} {'game ms/move':>14}")
     kinds = list(dict.fromkeys([*(game or {}).get("cpu", {}), *(bare or {}).get("cpu", {})]))
+    # the web processes' threads (indented names) right under the web processes
+    order = [WEB_LOOP, *WEB_THREADS.values(), WEB_OTHER]
+    threads = sorted((kind for kind in kinds if kind.startswith(" ")), key=order.index)
+    kinds = [kind for kind in kinds if kind not in threads]
+    kinds[kinds.index(WEB) + 1 : kinds.index(WEB) + 1] = threads
     for kind in kinds:
         cells = [f"{r['cpu'][kind]:.0f}" if r and kind in r["cpu"] else "-" for r in (game, bare)]
         per = "-"
@@ -830,8 +872,18 @@ def report(args, results: dict) -> None:
             per = f"{game['cpu'][kind] * 10 / game['moves_per_s']:.2f}"
         print(f"{kind:30} {cells[0]:>12} {cells[1]:>12} {per:>14}")
     if game and game["moves_per_s"]:
-        web = game["cpu"]["web (uvicorn workers)"] * 10 / game["moves_per_s"]
+        web = game["cpu"][WEB] * 10 / game["moves_per_s"]
         print(f"{'web CPU per move, ms':30} {web:>12.2f}")
+        own = [
+            f"{label} {game['cpu'][kind] * 10 / game['kinds'][by]:.2f} ms"
+            for label, kind, by in (
+                ("a player's move", WEB_THREADS["move"], "human"),
+                ("a bot's", WEB_THREADS["bot-move"], "bot"),
+            )
+            if game["kinds"].get(by) and kind in game["cpu"]
+        ]
+        if own:
+            print(f"  in the move's own thread: {', '.join(own)} (per move of its kind)")
     if game:
         verdict = "PASS" if game["passed"] else "FAIL"
         print(f"\nrequired: >= 150 moves/s, p99 < 250 ms, no error, no lost move: {verdict}")

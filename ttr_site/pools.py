@@ -10,6 +10,10 @@ A pool's threads can run at a lower CPU priority than the rest of the process (`
 bot moves' pool does (``BOT_MOVE_NICE``), so that when the machine is short of CPU the kernel
 runs the event loops and the players' moves first; a bot's turn waits a little longer, and
 nothing changes while the CPU has room (figures: README, Benchmarks).
+
+On Linux each thread also carries its Python name (``move_0``, ``bot-move_1``) as its name in
+the kernel, where ``top -H``, ``ps -L`` and ``/proc`` show it: ``benchmarks/load.py`` splits a
+web process's CPU between its event loop, the players' moves and the bots' moves by it.
 """
 
 import logging
@@ -33,16 +37,34 @@ def pool(name: str, threads: int, nice: int = 0) -> ThreadPoolExecutor:
             found = _pools.get(name)
             if found is None:
                 found = ThreadPoolExecutor(
-                    threads, thread_name_prefix=name, initializer=_lower_priority, initargs=(nice,)
+                    threads, thread_name_prefix=name, initializer=_start_thread, initargs=(nice,)
                 )
                 _pools[name] = found
     return found
 
 
+def _start_thread(nice: int) -> None:
+    """A pool thread's start: its name given to the kernel, its priority lowered by ``nice``."""
+    if not sys.platform.startswith("linux"):
+        return
+    _name_in_kernel(threading.current_thread().name)
+    _lower_priority(nice)
+
+
+def _name_in_kernel(name: str) -> None:
+    """The calling thread's name as the kernel shows it (15 bytes at most; Linux only)."""
+    path = f"/proc/self/task/{threading.get_native_id()}/comm"
+    try:
+        with open(path, "w", encoding="ascii", errors="replace") as comm:
+            comm.write(name[:15])
+    except OSError as exc:  # not allowed here: the thread keeps its process's name
+        log.info("could not name thread %s: %r", name, exc)
+
+
 def _lower_priority(nice: int) -> None:
     # Only on Linux is a thread's own id a ``who`` that setpriority() takes for that thread
     # alone; elsewhere the same number could name some other process.
-    if nice <= 0 or not sys.platform.startswith("linux"):
+    if nice <= 0:
         return
     tid = threading.get_native_id()
     try:
