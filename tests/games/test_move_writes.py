@@ -187,6 +187,48 @@ def test_a_move_in_time_is_two_statements_the_read_and_the_write(game, cast):
     assert Game.objects.get(pk=game.pk).version == 1
 
 
+def _kept_connection():
+    """This thread's connection, kept from an earlier use and due for Django's health check,
+    as it is at the start of every ``database_sync_to_async`` call (``close_old_connections``)."""
+    from django.db import close_old_connections, connection
+
+    Game.objects.exists()
+    close_old_connections()
+    assert connection.connection is not None and not connection.health_check_done
+    return connection
+
+
+@pytest.mark.postgres
+def test_a_move_on_a_kept_connection_that_died_is_made_on_a_new_one(game, cast):
+    """The server ended the connection a move thread kept (PostgreSQL restarted, a proxy cut
+    it): the move is made on a new connection (Django's health check, ``CONN_HEALTH_CHECKS``,
+    finds the dead one before the move's read), not refused. Sending no ``SELECT 1`` and
+    letting the read find it was measured at no gain under load: docs/benchmarks.md, stop 35."""
+    import time
+
+    from django.db import connections
+
+    action = _first_legal(game, 0)
+    connection = _kept_connection()
+    dead = connection.connection.info.backend_pid
+    other = connections.create_connection("default")
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [dead])
+            for _ in range(100):  # the backend ends a moment after the signal
+                cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = %s", [dead])
+                if not cursor.fetchone()[0]:
+                    break
+                time.sleep(0.05)
+    finally:
+        other.close()
+    services.game_submit_action(
+        game_id=game.pk, action=action, expected_version=0, user=cast["alice"]
+    )
+    assert connection.connection.info.backend_pid != dead
+    assert Game.objects.get(pk=game.pk).version == 1
+
+
 def _threads_until(stop, errors, bodies):
     """A thread per body, each running it again and again on its own connection until
     ``stop``; what they raise goes to ``errors``."""
