@@ -1,7 +1,8 @@
 """Site-wide polish in a real browser on a live site: a finished tournament's Players tab,
 registering for a tournament with check-in, notifications and stock descriptions in the
-reader's language, flag images, and the accuracy page's link to How to play. Screenshots go
-to $SHOTS_DIR when it is set (desktop and phone)."""
+reader's language, flag images, the accuracy page's link to How to play, and the home
+page's miniature of the Europe board. Screenshots go to $SHOTS_DIR when it is set (desktop
+and phone)."""
 
 import os
 import re
@@ -11,6 +12,7 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
+from games import engine
 from ladder import stock_texts
 from tests.browser import chromium, log_in, text_contrast, watched
 from tests.live import LiveSite
@@ -122,6 +124,34 @@ def test_the_profile_shows_the_country_as_a_flag_image(site, device):
         box = flag.bounding_box()
         assert 16 <= box["width"] <= 32 and box["height"] >= 10
         shoot(page, "profile-flag")
+    assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_home_pages_hero_shows_the_europe_board_in_miniature(site, device):
+    board = engine.board("europe")
+    label = "A miniature of the Europe board: its cities and the coloured routes between them"
+    with chromium() as browser:
+        page = browser.new_context(**device).new_page()
+        errors = watched(page, console=True)
+        page.goto(site.url + "/")
+        picture = page.locator(".hero svg.hero-map[role=img]")
+        expect(picture).to_have_attribute("aria-label", label)
+        spaces = sum(r["length"] for r in board["routes"])  # a polygon per car space: 300
+        expect(picture.locator("polygon.hero-map__space")).to_have_count(spaces)
+        expect(picture.locator("circle.hero-map__city")).to_have_count(len(board["cities"]))
+        if device is DESKTOP:  # beside the text, as big as it
+            expect(picture).to_be_visible()
+            text, box = page.locator(".hero-text").bounding_box(), picture.bounding_box()
+            assert box["x"] >= text["x"] + text["width"] and box["width"] >= 400
+            assert box["height"] >= 0.8 * text["height"]
+        else:  # decorative: phones keep the hero short
+            expect(picture).to_be_hidden()
+        shoot(page, "home")
+        german_page = browser.new_context(locale="de-DE", **device).new_page()
+        german_page.goto(site.url + "/")
+        expect(german_page.locator(".hero-map")).to_have_attribute("aria-label", german(label))
     assert errors == []
 
 

@@ -11,6 +11,7 @@ from django.views.i18n import JavaScriptCatalog
 
 from games.forms import TableForm
 from ladder import rating, standings
+from ttr_site import board_miniature
 
 # How to play: slug -> title. Each page is written once per language (prose reads better
 # than sentence-by-sentence catalogue entries): templates/rules/<language>/<slug>.html.
@@ -22,7 +23,7 @@ RULE_PAGES = {
 
 
 def home(request):
-    return render(request, "pages/home.html")
+    return render(request, "pages/home.html", {"board": board_miniature.europe()})
 
 
 def rules(request, page: str = "index"):

@@ -2,8 +2,11 @@
 each test imports modules from a live site's static files into a page of that site and
 calls their functions. The log speaks every event the engine writes (none falls back to
 the raw event name) from the fields a seat or a spectator receives; the card colours live
-in one module; the layout, payment grouping, clocks and socket backoff do their sums."""
+in one module; the layout, payment grouping, clocks and socket backoff do their sums; the
+home page's miniature board is drawn at the layout's points in the cards' colours."""
 
+import json
+import math
 import random
 import re
 from pathlib import Path
@@ -13,6 +16,7 @@ import pytest
 from games import engine
 from tests.browser import chromium
 from tests.live import LiveSite
+from ttr_site import board_miniature
 
 STATIC = Path(__file__).resolve().parents[2]
 GAMES = [
@@ -192,6 +196,24 @@ def test_the_layout_fits_the_view_and_turns_tall_maps(page):
     assert got["fit"]["pts"] == [[10, 10], [990, 10], [990, 500], [10, 500]]
     assert got["fit"]["h"] == 510 and got["wideRot"] == 0
     assert got["tallRot"] != 0 and got["fixedRot"] == pytest.approx(3.14159265 / 2)
+
+
+def test_the_home_pages_miniature_is_the_boards_layout_in_the_cards_colours(page):
+    """ttr_site/board_miniature.py draws at points stored from layout.js; after a change to
+    the layout, ``manage.py build_board_miniature`` stores them again."""
+    board = engine.board("europe")
+    got = page.run(
+        """
+        const L = m.layout.layout(arg.cities, arg.routes, {});
+        return { width: m.layout.VIEW_W, height: L.height, pts: L.pts, fills: m.cards.COLOR_FILLS };
+        """,
+        board,
+    )
+    stored = json.loads(board_miniature.LAYOUT.read_text())
+    assert (stored["width"], stored["height"]) == (got["width"], math.ceil(got["height"]))
+    for city, (x, y) in zip(board["cities"], got["pts"], strict=True):
+        assert stored["cities"][city["name"]] == pytest.approx([x, y], abs=0.06), city["name"]
+    assert {c: got["fills"][c] for c in board_miniature.FILLS} == board_miniature.FILLS
 
 
 def test_payment_options_are_grouped_and_ordered(page):
