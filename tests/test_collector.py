@@ -1,5 +1,6 @@
 """ttr_site/collector.py: the web and worker processes keep what they loaded at start-up out
-of the cyclic collector's way. Each check runs a fresh interpreter, as a process starts."""
+of the cyclic collector's way; a web process hands the GIL over at ``WEB_SWITCH_INTERVAL``.
+Each check runs a fresh interpreter, as a process starts."""
 
 import json
 import os
@@ -17,10 +18,17 @@ print(json.dumps({"threshold": gc.get_threshold(), "frozen": gc.get_freeze_count
 """
 
 
-def _fresh(code: str) -> dict:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "ttr_site.settings", "DEBUG": "true"}
+def _fresh(code: str, *, settle: bool = True, env: dict | None = None) -> dict:
+    """What ``code`` leaves in a fresh interpreter: the collector's settings, or (``settle``
+    False) the switch interval the code's last line printed."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "ttr_site.settings",
+        "DEBUG": "true",
+        **(env or {}),
+    }
     done = subprocess.run(
-        [sys.executable, "-c", code + REPORT],
+        [sys.executable, "-c", code + (REPORT if settle else "")],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -28,7 +36,8 @@ def _fresh(code: str) -> dict:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    last = done.stdout.strip().splitlines()[-1]
+    return json.loads(last) if settle else {"interval": float(last)}
 
 
 def test_a_web_process_freezes_what_the_asgi_application_loaded():
@@ -36,6 +45,13 @@ def test_a_web_process_freezes_what_the_asgi_application_loaded():
     assert got["threshold"][0] == collector.YOUNG_THRESHOLD
     # Django, the apps, the URL patterns and the consumers: tens of thousands of objects.
     assert got["frozen"] > 20_000
+
+
+def test_a_web_process_hands_the_gil_over_at_the_configured_interval():
+    """``WEB_SWITCH_INTERVAL`` (seconds), set by the ASGI application; CPython's own is 0.005."""
+    code = "import sys, ttr_site.asgi\nprint(sys.getswitchinterval())\n"
+    assert _fresh(code, settle=False) == {"interval": 0.02}
+    assert _fresh(code, settle=False, env={"WEB_SWITCH_INTERVAL": "0.01"}) == {"interval": 0.01}
 
 
 def test_a_celery_worker_process_freezes_once_it_is_initialised():

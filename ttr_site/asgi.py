@@ -6,6 +6,7 @@ refused): see ``ttr_site/accounts/socket_auth.py``.
 """
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -13,6 +14,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ttr_site.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402  (needs Django set up)
+from django.conf import settings  # noqa: E402
 
 from games.web_beat import lifespan  # noqa: E402
 from ttr_site import collector  # noqa: E402
@@ -35,3 +37,5 @@ application = ProtocolTypeRouter(
 
 # Everything the process keeps is loaded now: out of the collector's way (ttr_site/collector.py).
 collector.settle()
+# Fewer forced handovers of the GIL between the event loop and the move threads (settings).
+sys.setswitchinterval(settings.WEB_SWITCH_INTERVAL)

@@ -3,8 +3,9 @@
 Each is made on first use in the process that uses it (uvicorn's workers are processes). Few
 threads per process, and more processes, is the shape that kept latency down under
 ``benchmarks/load.py``: a process's event loop gives up the GIL at every socket write, and
-each thread busy with a move can then keep it for a switch interval (5 ms) before the loop gets
-it back, so every busy thread in a process lengthens every push of that process.
+each thread busy with a move can then keep it for a switch interval (``WEB_SWITCH_INTERVAL``)
+before the loop gets it back, so every busy thread in a process lengthens every push of that
+process.
 
 A pool's threads can run at a lower CPU priority than the rest of the process (``nice``): the
 bot moves' pool does (``BOT_MOVE_NICE``), so that when the machine is short of CPU the kernel
