@@ -236,9 +236,8 @@ BOT_MOVE_THREADS = env_int("BOT_MOVE_THREADS", default=2)
 BOT_MOVE_NICE = env_int("BOT_MOVE_NICE", default=10)
 # How long a thread of a web process may keep the interpreter (the GIL) while another waits for
 # it, in seconds (CPython's default: 0.005). Longer means fewer forced switches between a
-# process's event loop and its move threads, so fewer context switches, which cost every
-# process on the machine its caches: benchmarks/load.py, four alternating pairs, 0.02 against
-# 0.005: 367-392 against 294-360 moves/s, less CPU per move and a lower p99 in each pair
+# process's event loop and its move threads. benchmarks/load.py, four alternating pairs, 0.02
+# against 0.005: more moves/s, less CPU per move and a lower p99 in each pair, by a few percent
 # (docs/benchmarks.md, stop 35). A move's thread gives the GIL up at each round trip anyway.
 WEB_SWITCH_INTERVAL = env_float("WEB_SWITCH_INTERVAL", default=0.02)
 # Timeouts in a row after which a seat is handed to a bot for the rest of the game.
