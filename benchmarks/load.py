@@ -391,6 +391,8 @@ WEB_THREADS = {
     "bot-move": "  bots' moves (bot-move_N)",
 }
 WEB_LOOP, WEB_OTHER = "  event loops (main threads)", "  other threads"
+# in the order the report prints them, under the web processes (whose CPU they split)
+THREAD_KINDS = (WEB_LOOP, *WEB_THREADS.values(), WEB_OTHER)
 
 
 def _thread_ticks(pids) -> dict[str, dict[tuple[int, int], int]]:
@@ -484,7 +486,7 @@ class CpuMeter:
         busy = (last["machine"][0] - first["machine"][0]) / CLK_TCK
         cores = os.cpu_count() or 1
         share = {kind: 100 * s / seconds for kind, s in used.items()}
-        processes = sum(v for kind, v in share.items() if not kind.startswith(" "))
+        processes = sum(v for kind, v in share.items() if kind not in THREAD_KINDS)
         share["other (not this run)"] = max(0.0, 100 * busy / seconds - processes)
         share["whole machine"] = 100 * busy / seconds
         share["idle"] = 100 * cores - share["whole machine"]
@@ -860,10 +862,9 @@ def report(args, results: dict) -> None:
     # A process kind's CPU per move: its share of a core (%) * 10 / moves per second, in ms.
     print(f"{'CPU, % of one core':30} {'game':>12} {'bare':>12} {'game ms/move':>14}")
     kinds = list(dict.fromkeys([*(game or {}).get("cpu", {}), *(bare or {}).get("cpu", {})]))
-    # the web processes' threads (indented names) right under the web processes
-    order = [WEB_LOOP, *WEB_THREADS.values(), WEB_OTHER]
-    threads = sorted((kind for kind in kinds if kind.startswith(" ")), key=order.index)
-    kinds = [kind for kind in kinds if kind not in threads]
+    # the web processes' threads right under the web processes
+    threads = [kind for kind in THREAD_KINDS if kind in kinds]
+    kinds = [kind for kind in kinds if kind not in THREAD_KINDS]
     kinds[kinds.index(WEB) + 1 : kinds.index(WEB) + 1] = threads
     for kind in kinds:
         cells = [f"{r['cpu'][kind]:.0f}" if r and kind in r["cpu"] else "-" for r in (game, bare)]
