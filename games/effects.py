@@ -33,7 +33,7 @@ def move_committed(game, table, seats, version, state, since, entries) -> None:
     except BROKER_ERRORS as exc:
         log.warning("could not queue the tasks of game %s v%s: %r", game.pk, version, exc)
     if version == game.version and not engine.is_terminal(state):
-        parsed_states.keep(game, state)  # the pushes are done with it
+        parsed_states.keep(game, state, table, seats)  # the pushes are done with them
 
 
 def _announce(game, table, seats, version, state, since, entries) -> None:

@@ -6,6 +6,7 @@ compiled per call); the use cases (``games.services``) call these and nothing el
 ``Game`` rows on a move.
 """
 
+import copy
 import threading
 from collections import OrderedDict
 from functools import cache
@@ -26,19 +27,25 @@ class ParsedStates:
     Parsing a state was about 6% of a web process's CPU under ``benchmarks/load.py``, and the
     next move of a game is often made by the process that stored the one before (a bot's
     always: ``games.bot_turns``). An entry is the stored text and the state it was written
-    from; it is used only when the row read holds exactly that text
-    (``to_json``/``from_json`` round-trip exactly, so the state is the one parsing would give)
-    and taken out when used, so no two moves ever share a state object.
+    from, with the game row, its table and its seats as written; it is taken out when used,
+    so no two moves ever share a state object, and used only for exactly the row it was
+    written to:
+    - after a read (``take``), when the row read holds exactly that text
+      (``to_json``/``from_json`` round-trip exactly, so the state is the one parsing would
+      give);
+    - without a read (``take_written``: a bot's move after a move this process wrote), when
+      its write finds the row still holding that version, revision and text (the write's
+      compare-and-set, ``store_move``); else the move reads the row and is made again.
     """
 
     def __init__(self, size: int = 512):
         self.size = size
-        self._entries: OrderedDict[tuple[int, int], tuple[str, object]] = OrderedDict()
+        self._entries: OrderedDict[tuple[int, int], tuple] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
     def take(self, game: Game):
-        """The state of the locked ``game`` row: the kept one if it is that row's, else parsed."""
+        """The state of the read ``game`` row: the kept one if it is that row's, else parsed."""
         with self._lock:
             entry = self._entries.pop((game.pk, game.version), None)
         if entry is not None and entry[0] == game.state:
@@ -47,11 +54,28 @@ class ParsedStates:
         self.misses += 1
         return engine.from_json(game.state)
 
-    def keep(self, game: Game, state) -> None:
-        """Keep ``state``, the one ``game.state`` was written from, for the next move.
-        Call once nothing else reads or changes ``state`` (after its pushes)."""
+    def take_written(self, game_id: int, version: int):
+        """``(game, seats, state)`` as this process wrote the game at ``version``, or None.
+        Not checked against the row: a move made from it is written only if the row still
+        holds the game's version, revision and state text (``store_move``'s ``unchanged``)."""
         with self._lock:
-            self._entries[(game.pk, game.version)] = (game.state, state)
+            entry = self._entries.pop((game_id, version), None)
+        if entry is None or entry[2] is None:
+            return None
+        self.hits += 1
+        _text, state, game, _table, seats = entry
+        return game, seats, state
+
+    def keep(self, game: Game, state, table: Table | None = None, seats=None) -> None:
+        """Keep ``state``, the one ``game.state`` was written from, for the next move; with
+        the ``table`` and ``seats`` it was written with, a bot's next move here needs no read
+        (``take_written``; they are kept as copies). Call once nothing else reads or changes
+        ``state`` (after the move's pushes)."""
+        written = (None, None, None)
+        if table is not None and seats is not None:
+            written = _detached(game, table, seats)
+        with self._lock:
+            self._entries[(game.pk, game.version)] = (game.state, state, *written)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
 
@@ -61,6 +85,20 @@ class ParsedStates:
 
 
 parsed_states = ParsedStates()
+
+
+def _detached(game: Game, table: Table, seats: dict[int, Seat]) -> tuple:
+    """Copies of a move's game row, table and seats, linked to each other: the caller's own
+    objects go on being read after the move (the API answers from its game; a table service
+    announces its table), while a bot's move here would change the kept ones."""
+    table = copy.copy(table)
+    game = copy.copy(game)
+    game.table = table
+    kept = {}
+    for position, seat in seats.items():
+        kept[position] = copy.copy(seat)
+        kept[position].table = table
+    return game, table, kept
 
 
 def read_game(game_id: int) -> tuple[Game, dict[int, Seat]]:
@@ -180,17 +218,19 @@ def _seats_sql() -> str:
     )
 
 
-def store_move(game: Game, event: GameEvent, *, unchanged: tuple[int, int] | None = None) -> bool:
+def store_move(game: Game, event: GameEvent, *, unchanged: tuple | None = None) -> bool:
     """Write the game row's move fields and append the move's event (one statement).
 
     ``unchanged``: the ``(version, revision)`` the move was made from, when the row was read
-    without a lock (``read_game``): nothing is written, and False returned, if the row no
-    longer holds them: another move was made, or a seat, the game's end or its clocks
-    changed since (every such change bumps ``revision``). Under the row's lock: None.
+    without a lock (``read_game``), or ``(version, revision, state)`` when it was not read
+    at all (``ParsedStates.take_written``: the text this process wrote): nothing is written,
+    and False returned, if the row no longer holds them: another move was made, or a seat,
+    the game's end or its clocks changed since (every such change bumps ``revision``), or the
+    state was rewritten. Under the row's lock: None.
     """
     where = None
     if unchanged is not None:
-        where = {"version": unchanged[0], "revision": unchanged[1]}
+        where = dict(zip(("version", "revision", "state"), unchanged, strict=False))
     return rows.update_then_insert(game, MOVE_FIELDS, event, where=where)
 
 

@@ -17,6 +17,7 @@ from contextlib import nullcontext
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -113,24 +114,38 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
     The bot chooses from the game as read, without a lock: no player waits for a bot's
     thinking. The move is written only if the game is still as read; else the bot chooses
     again from a new read or, if a move was made since, leaves it to that version's task.
+    When this process wrote the move before (the usual case: ``games.bot_turns``), the bot
+    chooses from the game as written, without a read; its write then also checks the state
+    text (``ParsedStates.take_written``): about a quarter of a bot's move was that read.
     """
-    for _read in range(READS):
-        try:
-            game, seats = read_game(game_id)
-        except GameError:
-            return False
+    written = parsed_states.take_written(game_id, expected_version)
+    for _read in range(READS + (written is not None)):
+        if written is not None:
+            game, seats, state = written
+            unchanged = (*_as_read(game), game.state)
+            written = None  # whatever else comes of it, the next try reads the row
+        else:
+            try:
+                game, seats = read_game(game_id)
+            except GameError:
+                return False
+            unchanged = _as_read(game)
+            state = None
         if game.version != expected_version or game.table.status != Table.Status.PLAYING:
             return False  # overtaken: a later version has its own bot task
-        state = parsed_states.take(game)
+        if state is None:
+            state = parsed_states.take(game)
         seat = next((seats[p] for p in engine.current_seats(state) if seats[p].is_bot), None)
         legal = engine.legal_actions(state, seat.position) if seat is not None else []
         if not legal:
+            if len(unchanged) == 3:
+                continue  # no bot decides in the game as written here: ask the row
             return False
         view = _bot_view(state, seat)
         seed = game.seed ^ (expected_version * 1_000_003 + seat.position)
         action = choose_action(seat.bot_level, view, legal, seed=seed)
         try:
-            _apply(game, seats, seat, state, action, unchanged=_as_read(game))
+            _apply(game, seats, seat, state, action, unchanged=unchanged)
         except _Overtaken:
             continue
         return True
@@ -183,6 +198,16 @@ def _resolve_turn(game, seats, seat: Seat, state) -> None:
         first = False
         if not human:
             return  # a bot's later steps come from its own task, as usual
+
+
+def game_seat_concede(*, table: Table, seat: Seat) -> None:
+    """A player gives up the seat a bot already plays for them after timeouts: it stays the
+    bot's for good (caller holds the table lock). ``revision`` is bumped, as for every other
+    change to a running game that is not a move, so that no move is written from seats read
+    or kept before it (``storage.ParsedStates.take_written``)."""
+    seat.conceded = True
+    seat.save(update_fields=["conceded"])
+    Game.objects.filter(table=table).update(revision=F("revision") + 1)
 
 
 def game_seat_leave(*, table: Table, seat: Seat) -> None:
@@ -320,12 +345,13 @@ def _apply(
     user=None,
     timed_out=False,
     count_timeout=True,
-    unchanged: tuple[int, int] | None = None,
+    unchanged: tuple | None = None,
 ) -> None:
     """Apply ``action`` for ``seat`` to ``game``; store, log, re-clock, announce.
 
     ``unchanged``: the game was read without a lock (``read_game``), with this version and
-    revision; nothing is written and ``_Overtaken`` raised if its row has changed since.
+    revision (and state text, when it was not read: ``store_move``); nothing is written and
+    ``_Overtaken`` raised if its row has changed since.
     None: the caller holds the row's lock. A move that writes only the game row and its
     event (most: no bank charged, no seat handed over, not the end) is one statement in
     autocommit; the others are a transaction."""

@@ -11,7 +11,13 @@ from django.utils.translation import gettext as _
 from games import broadcast, engine
 from games.errors import GameError
 from games.models import BotLevel, Game, Seat, Table, TimeControl, new_invite_token
-from games.services.moves import game_end, game_opened, game_seat_leave, game_seat_return
+from games.services.moves import (
+    game_end,
+    game_opened,
+    game_seat_concede,
+    game_seat_leave,
+    game_seat_return,
+)
 
 
 def table_create(
@@ -173,10 +179,10 @@ def table_leave(*, table_id: int, user) -> None:
         if table.status == Table.Status.PLAYING:
             if seat.conceded:
                 raise GameError("seat_conceded")
-            seat.conceded = True
             if seat.abandoned:
-                seat.save(update_fields=["conceded"])
+                game_seat_concede(table=table, seat=seat)
             else:
+                seat.conceded = True
                 game_seat_leave(table=table, seat=seat)
             _announce_table(table)
             return

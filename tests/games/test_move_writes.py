@@ -10,7 +10,8 @@ from games import engine, services
 from games.errors import GameError
 from games.models import Game, GameEvent
 from games.services import clock_outages, moves
-from games.storage import read_game, store_move
+from games.storage import parsed_states, read_game, store_move
+from tests.games.moving import replay_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -166,6 +167,114 @@ def test_a_bot_move_read_before_a_seat_change_is_made_again(game, cast, monkeypa
     assert len(reads) == 2
     (event,) = GameEvent.objects.filter(game=game, seq__gt=0)
     assert event.by_bot and event.seq == 1
+
+
+def test_a_bot_move_read_before_its_player_conceded_is_made_again(game, cast, monkeypatch):
+    """Giving up a seat a bot already plays (after timeouts) is a change to the running game
+    like any other: it bumps ``revision``, so no move is written from seats read before it."""
+    game.table.seats.filter(position=0).update(abandoned=True, bot_level="easy")
+    reads = _in_the_gap(
+        monkeypatch, lambda: services.table_leave(table_id=game.table_id, user=cast["alice"])
+    )
+    assert services.game_bot_move(game_id=game.pk, expected_version=0) is True
+    assert len(reads) == 2
+    assert game.table.seats.get(position=0).conceded
+    assert Game.objects.get(pk=game.pk).revision == 1
+
+
+# --- a bot's move after a move written in this process: no read ---------------------------
+
+
+def _alice_moved_against_a_bot(cast) -> Game:
+    """alice against a medium bot, with alice's set-up tickets kept: the bot's are due, and
+    this process wrote the game as it stands (``ParsedStates.take_written``). Returns the
+    game ``game_submit_action`` returned."""
+    parsed_states.clear()
+    table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=45)
+    services.table_add_bot(table_id=table.pk, by=cast["alice"], level="medium")
+    game = Game.objects.get(table=table)
+    return services.game_submit_action(
+        game_id=game.pk, action=_first_legal(game, 0), expected_version=0, user=cast["alice"]
+    )
+
+
+@pytest.fixture
+def bot_game(cast):
+    return _alice_moved_against_a_bot(cast)
+
+
+def _counted_reads(monkeypatch) -> list[int]:
+    return _in_the_gap(monkeypatch, lambda: None)
+
+
+def test_a_bot_move_after_a_move_written_here_reads_nothing(bot_game, monkeypatch):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    reads = _counted_reads(monkeypatch)
+    with CaptureQueriesContext(connection) as queries:
+        assert services.game_bot_move(game_id=bot_game.pk, expected_version=1) is True
+    assert reads == []
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert not [q for q in sql if q.startswith("SELECT")], sql
+    after = Game.objects.get(pk=bot_game.pk)
+    assert after.version == 2
+    replayed = replay_events(after)
+    engine.detach_log(replayed)
+    assert engine.to_json(replayed) == after.state  # the same move a read would have given
+
+
+def test_a_bot_move_is_not_written_over_a_state_rewritten_since(bot_game, monkeypatch):
+    """Someone rewrote the state without a new version or revision (no code does; the check
+    must hold): the move made from the kept state is not written, and the bot moves again
+    from the row."""
+    row = Game.objects.get(pk=bot_game.pk)
+    other = engine.from_json(row.state)
+    other.scores[0] += 7
+    Game.objects.filter(pk=row.pk).update(state=engine.to_json(other))
+    reads = _counted_reads(monkeypatch)
+    assert services.game_bot_move(game_id=bot_game.pk, expected_version=1) is True
+    assert len(reads) == 1
+    after = Game.objects.get(pk=bot_game.pk)
+    assert after.version == 2
+    assert engine.from_json(after.state).scores[0] == other.scores[0]
+
+
+def test_a_bot_move_after_the_game_was_ended_early_writes_nothing(bot_game, monkeypatch):
+    services.table_end_early(table_id=bot_game.table_id)
+    before = _unchanged(bot_game)
+    reads = _counted_reads(monkeypatch)
+    assert services.game_bot_move(game_id=bot_game.pk, expected_version=1) is False
+    assert len(reads) == 1  # the kept game still said "playing": its write found otherwise
+    assert _unchanged(bot_game) == before
+
+
+def test_a_bot_move_after_its_seat_was_taken_back_is_not_made(cast, monkeypatch):
+    """The bot played alice's seat after her timeouts, and she took it back after the move
+    this process wrote: the kept seats say a bot decides, the row says alice does."""
+    parsed_states.clear()
+    table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=45)
+    services.table_join(table_id=table.pk, user=cast["bob"])
+    game = Game.objects.get(table=table)
+    table.seats.filter(position=0).update(abandoned=True, bot_level="easy")
+    services.game_submit_action(
+        game_id=game.pk, action=_first_legal(game, 1), expected_version=0, user=cast["bob"]
+    )  # bob's set-up, written here with alice's seat the bot's
+    services.table_take_back(table_id=table.pk, user=cast["alice"])
+    reads = _counted_reads(monkeypatch)
+    assert services.game_bot_move(game_id=game.pk, expected_version=1) is False
+    assert len(reads) == 1
+    assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_the_callers_game_is_not_the_one_a_bot_moves_on(cast):
+    """The API answers from the game ``game_submit_action`` returns; the bot's move that
+    follows in this process changes its own copy."""
+    returned = _alice_moved_against_a_bot(cast)
+    text = returned.state
+    assert services.game_bot_move(game_id=returned.pk, expected_version=1) is True
+    assert Game.objects.get(pk=returned.pk).version == 2
+    assert returned.version == 1 and returned.state == text
 
 
 @pytest.mark.postgres  # SQLite writes the game row and the event apart, in a transaction
