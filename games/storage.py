@@ -6,12 +6,12 @@ compiled per call); the use cases (``games.services``) call these and nothing el
 ``Game`` rows on a move.
 """
 
-import copy
 import threading
 from collections import OrderedDict
 from functools import cache
 
 from django.db import connection
+from django.db.models.base import ModelState
 
 from games import engine
 from games.errors import GameError
@@ -91,14 +91,26 @@ def _detached(game: Game, table: Table, seats: dict[int, Seat]) -> tuple:
     """Copies of a move's game row, table and seats, linked to each other: the caller's own
     objects go on being read after the move (the API answers from its game; a table service
     announces its table), while a bot's move here would change the kept ones."""
-    table = copy.copy(table)
-    game = copy.copy(game)
+    table = _copied(table)
+    game = _copied(game)
     game.table = table
     kept = {}
     for position, seat in seats.items():
-        kept[position] = copy.copy(seat)
+        kept[position] = _copied(seat)
         kept[position].table = table
     return game, table, kept
+
+
+def _copied(row):
+    """A model instance's copy with its own field values and state, without the related
+    objects it had loaded. Its field values are shared with ``row``, but a move only
+    replaces them. (``copy.copy`` goes through Django's pickling: 60 us for a game, its
+    table and four seats, against 16 us this way.)"""
+    copied = object.__new__(type(row))
+    copied.__dict__.update(row.__dict__)
+    copied._state = state = ModelState()
+    state.db, state.adding = row._state.db, row._state.adding
+    return copied
 
 
 def read_game(game_id: int) -> tuple[Game, dict[int, Seat]]:
