@@ -116,7 +116,8 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
     again from a new read or, if a move was made since, leaves it to that version's task.
     When this process wrote the move before (the usual case: ``games.bot_turns``), the bot
     chooses from the game as written, without a read; its write then also checks the state
-    text (``ParsedStates.take_written``): about a quarter of a bot's move was that read.
+    text (``ParsedStates.take_written``). Under load that made a bot's move 13% cheaper in
+    its thread (docs/benchmarks.md, stop 36).
     """
     written = parsed_states.take_written(game_id, expected_version)
     for _read in range(READS + (written is not None)):
