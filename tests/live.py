@@ -95,17 +95,7 @@ class LiveSite:
         return env
 
     def manage(self, *args: str) -> str:
-        result = subprocess.run(
-            [sys.executable, "manage.py", *args],
-            cwd=ROOT,
-            env=self.env,
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-        if result.returncode != 0:
-            raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr}")
-        return result.stdout
+        return _manage(self.env, *args)
 
     def _spawn(self, name: str, args: list[str]) -> subprocess.Popen:
         log = self.workdir / f"{name}.log"
@@ -302,8 +292,14 @@ def _migrated(mode: str, site_env: dict) -> str:
         _admin_sql(f'CREATE DATABASE "{template}"')
         atexit.register(_admin_sql, f'DROP DATABASE IF EXISTS "{template}" WITH (FORCE)')
         env["DATABASE_URL"] = _with_path(os.environ["DATABASE_URL"], template)
+    _manage(env, "migrate", "--noinput")
+    _templates[mode] = template
+    return template
+
+
+def _manage(env: dict, *args: str) -> str:
     result = subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput"],
+        [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -311,9 +307,8 @@ def _migrated(mode: str, site_env: dict) -> str:
         timeout=180,
     )
     if result.returncode != 0:
-        raise RuntimeError(f"manage.py migrate failed:\n{result.stderr}")
-    _templates[mode] = template
-    return template
+        raise RuntimeError(f"manage.py {' '.join(args)} failed:\n{result.stderr}")
+    return result.stdout
 
 
 def _copy_sqlite(source: str, target: str) -> None:
