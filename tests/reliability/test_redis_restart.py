@@ -25,7 +25,7 @@ async def _when(players, version: int) -> None:
         await asyncio.sleep(0.05)
 
 
-async def _fresh_view(url: str, setup: dict) -> dict:
+async def _view(url: str, setup: dict) -> dict:
     ws_url = url.replace("http", "ws", 1) + f"/ws/table/{setup['table']}/"
     headers = {"Authorization": f"Bearer {setup['watcher']}"}
     async with connect(ws_url, additional_headers=headers, open_timeout=10) as ws:
@@ -33,6 +33,18 @@ async def _fresh_view(url: str, setup: dict) -> dict:
             frame = json.loads(await asyncio.wait_for(ws.recv(), 10))
             if frame["type"] == "view":
                 return frame
+
+
+def _fresh_view(site, url: str, setup: dict) -> dict:
+    """The first view frame of a new socket on ``url``; a refused socket fails with the
+    site's log (why it answered the handshake with an error)."""
+    try:
+        return asyncio.run(_view(url, setup))
+    except websockets.exceptions.InvalidStatus as exc:
+        log = site.output()
+        last = log.rfind("Traceback")  # the processes' logs follow one another: find the error
+        shown = log[last : last + 6000] if last >= 0 else log[-6000:]
+        raise AssertionError(f"{url}: {exc}\n{shown}") from None
 
 
 def test_the_site_recovers_from_a_redis_restart(drill_site):
@@ -55,7 +67,7 @@ def test_the_site_recovers_from_a_redis_restart(drill_site):
                 assert response.status == 200, (url, path)
         # A new socket on each process: the channel layer subscribes and the cache counts
         # presence again.
-        assert asyncio.run(_fresh_view(url, setup))["view"]["final"]
+        assert _fresh_view(site, url, setup)["view"]["final"]
     print(f"redis restart: {summary} in {time.monotonic() - started:.1f}s")
 
 
@@ -68,7 +80,7 @@ def test_a_seat_keeps_its_time_through_a_redis_restart(drill_site):
     # Every web process takes a socket at once after the restart (its dead connections to
     # Redis reconnect: ttr_site/redis_retry.py).
     for url in site.urls:
-        assert asyncio.run(_fresh_view(url, figures["setup"]))["type"] == "view"
+        assert _fresh_view(site, url, figures["setup"])["type"] == "view"
     figures.pop("setup")
     print(f"redis down: {figures}")
 
@@ -80,13 +92,9 @@ def test_the_first_socket_after_a_redis_restart_is_accepted(drill_site):
     site = drill_site
     setup = open_game(site, tag="firstsocket", seats=2, humans=1)
     for url in site.urls:
-        assert asyncio.run(_fresh_view(url, setup))["type"] == "view"
+        assert _fresh_view(site, url, setup)["type"] == "view"
     site.redis.kill()
     time.sleep(DOWN_SECONDS)
     site.redis.start()
     for url in site.urls:
-        try:
-            frame = asyncio.run(_fresh_view(url, setup))
-        except websockets.exceptions.InvalidStatus as exc:
-            raise AssertionError(f"{exc}\n{site.output()[-3000:]}") from None
-        assert frame["type"] == "view"
+        assert _fresh_view(site, url, setup)["type"] == "view"
