@@ -24,6 +24,7 @@ so every table has exactly one move in flight and the server runs flat out.
 """
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -207,12 +208,17 @@ class TableClient:
         self.changed.set()
 
     async def _act(self) -> None:
+        # the run ended (or the socket dropped: ``run`` counts that) while it thought
+        with contextlib.suppress(websockets.ConnectionClosed):
+            await self._think_and_send()
+
+    async def _think_and_send(self) -> None:
         lo, hi = self.plan.think
         while not self.over:
             try:
                 await asyncio.wait_for(self.changed.wait(), timeout=1.0)
             except TimeoutError:
-                self._check_answer()
+                await self._check_answer()
                 continue
             self.changed.clear()
             if self.pending is not None or not self.legal:
@@ -229,12 +235,12 @@ class TableClient:
         message = {"type": "action", "action": action, "version": self.version}
         await self.ws.send(json.dumps(message, separators=(",", ":")))
 
-    def _check_answer(self) -> None:
+    async def _check_answer(self) -> None:
         pending = self.pending
         if pending is not None and time.monotonic() - pending.sent_at > NO_ANSWER:
             self.tally.errors["no_answer"] += 1
             self.pending = None
-            asyncio.create_task(self.ws.send('{"type":"sync"}'))
+            await self.ws.send('{"type":"sync"}')
 
 
 def _connect(uri: str):

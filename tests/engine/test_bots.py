@@ -8,8 +8,16 @@ import random
 import pytest
 
 import games.engine as E
-from games.engine.bots import LEVELS, choose_action
-from games.engine.bots.arena import lineup_for, play_game, play_rotated, summarize, wilson
+from games.engine.bots import LEVELS, choose_action, expert
+from games.engine.bots.arena import (
+    head_to_head,
+    lineup_for,
+    play_game,
+    play_rotated,
+    split_level,
+    summarize,
+    wilson,
+)
 
 # The expert searches for a budget of CPU time, so its decisions repeat only under a playout
 # budget: tests/engine/test_expert_bot.py checks it the same ways with one.
@@ -136,6 +144,47 @@ def test_seats_rotate_and_wilson_intervals_hold_the_rate():
     lo, hi = wilson(40, 100)
     assert lo < 0.4 < hi and round(lo, 3) == 0.309 and round(hi, 3) == 0.498
     assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_a_level_may_carry_the_experts_budget():
+    assert split_level("hard") == ("hard", None)
+    assert split_level("expert") == ("expert", None)
+    assert split_level("expert@0.5") == ("expert", 0.5)
+    for bad in ("wizard", "hard@1", "expert@", "expert@fast", "expert@0", "expert@11"):
+        with pytest.raises(ValueError):
+            split_level(bad)
+
+
+def test_each_budgeted_expert_searches_with_its_own_budget(monkeypatch):
+    """Two experts at one table, each with its budget; the process's budget is left alone."""
+    asked = []
+    real = expert.evaluate
+
+    def spy(view, legal, budget=expert.DEFAULT_BUDGET, seed=0, playouts=None):
+        asked.append((view["you"]["seat"], budget))
+        return real(view, legal, budget=budget, seed=seed, playouts=playouts)
+
+    monkeypatch.setattr(expert, "evaluate", spy)
+    record = play_game(("expert@0.002", "expert@0.001"), seed=21)
+    assert record["levels"] == ["expert@0.002", "expert@0.001"]
+    assert {budget for seat, budget in asked if seat == 0} == {0.002}
+    assert {budget for seat, budget in asked if seat == 1} == {0.001}
+    assert expert._budget == [expert.DEFAULT_BUDGET]
+
+
+def test_head_to_head_counts_the_games_one_level_finished_above_another():
+    def game(**ranks):
+        return {"seats": [{"level": lv, "rank": r} for lv, r in ranks.items()]}
+
+    records = [
+        game(a=1, b=2, hard=3),
+        game(a=3, b=1, hard=2),
+        game(a=1, b=1, hard=3),  # a shared first place: level
+        game(a=2, hard=1),  # no seat of b: left out
+    ]
+    assert head_to_head(records, "a", "b") == (1, 1, 1)
+    assert head_to_head(records, "b", "a") == (1, 1, 1)
+    assert head_to_head(records, "a", "hard") == (2, 2, 0)
 
 
 @pytest.mark.parametrize("level", ALL)

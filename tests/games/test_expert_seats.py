@@ -1,6 +1,8 @@
 """The expert bot is offered wherever bots are (issue 26): a table's bot seats and a
 tournament's bot entrants, under its own label."""
 
+import re
+
 import pytest
 
 from games import services
@@ -45,3 +47,23 @@ def test_bot_arena_plays_the_expert_on_a_budget():
     assert any(line.startswith("expert ") for line in text.splitlines())
     with pytest.raises(CommandError, match="expert-budget"):
         call_command("bot_arena", games=1, players="expert,hard", expert_budget=0, stdout=out)
+
+
+def test_bot_arena_puts_two_budgets_of_the_expert_head_to_head():
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    out = StringIO()
+    call_command("bot_arena", games=2, players="expert@0.02,expert@0.01", workers=1,
+                 stdout=out, stderr=StringIO())  # fmt: skip
+    text = out.getvalue()
+    assert "2 games of expert@0.02,expert@0.01" in text
+    assert "expert budget" not in text  # each level has its own
+    (line,) = [ln for ln in text.splitlines() if ln.startswith("head to head:")]
+    above, decided = re.search(r"above expert@0.01 in (\d+) of (\d+) games", line).groups()
+    assert int(above) <= int(decided)
+    assert int(decided) + int(re.search(r"level in (\d+)", line).group(1)) == 2
+    for players in ("hard@1,medium", "expert@0,hard", "expert@soon,hard", "wizard,hard"):
+        with pytest.raises(CommandError):
+            call_command("bot_arena", games=1, players=players, stdout=out)

@@ -11,18 +11,50 @@ Terms:
   often that happened).
 - *Wilson interval*: the 95% score interval of a binomial proportion (Wilson 1927), which
   behaves well near 0 and 1 and for small samples.
+- *budgeted level*: ``expert@0.5`` is the expert with 0.5 CPU seconds a decision, whatever
+  the process's budget; two of them in one line-up (``expert@1,expert@0.25``) play the same
+  deals at the same table, so the budgets are compared game by game (*head to head*: in how
+  many games one finished above the other) without the ceiling a fixed weaker opponent sets.
 """
 
 from __future__ import annotations
 
 import math
+import random
 import statistics
 import time
 
 from .. import apply_action, current_seats, final_result, legal_actions, new_game, phases, view_for
-from . import choose_action
+from . import LEVELS, choose_action, expert
 
 MAX_DECISIONS = 5000  # a safety net: real games take a few hundred decisions
+
+
+def split_level(level: str) -> tuple[str, float | None]:
+    """``"expert@0.5"`` -> ``("expert", 0.5)``; a plain level has no budget of its own.
+    ``ValueError`` for an unknown level, a budget on another level than the expert, or a
+    budget outside (0, 10] seconds."""
+    name, at, budget = level.partition("@")
+    if name not in LEVELS:
+        raise ValueError(f"unknown level {name!r}; choose from {sorted(LEVELS)}")
+    if not at:
+        return name, None
+    if name != "expert":
+        raise ValueError(f"only the expert takes a budget per decision, not {name!r}")
+    try:
+        seconds = float(budget)
+    except ValueError:
+        raise ValueError(f"{level!r}: the budget after '@' must be a number of seconds") from None
+    if not 0 < seconds <= 10:
+        raise ValueError(f"{level!r}: the budget must be more than 0 and at most 10 seconds")
+    return name, seconds
+
+
+def _choose(level: str, view: dict, legal: list, seed: int) -> dict:
+    name, budget = split_level(level)
+    if budget is None:
+        return choose_action(name, view, legal, seed=seed)
+    return expert.choose(view, legal, random.Random(seed), budget=budget)
 
 
 def lineup_for(levels, game: int) -> list:
@@ -41,7 +73,7 @@ def play_game(levels, seed: int, variant: str = "classic", ruleset: str = "europ
             view = view_for(state, seat)
             bot_seed = (seed * 1_000_003 + decisions * 31 + seat) & 0xFFFFFFFF
             start = time.perf_counter()
-            action = choose_action(levels[seat], view, legal, seed=bot_seed)
+            action = _choose(levels[seat], view, legal, bot_seed)
             times[seat].append(time.perf_counter() - start)
             apply_action(state, seat, action)
             decisions += 1
@@ -82,6 +114,24 @@ def play_rotated(args) -> dict:
     """One game of a rotated series: ``args = (levels, game, seed, variant)``."""
     levels, game, seed, variant = args
     return play_game(lineup_for(tuple(levels), game), seed + game // len(levels), variant)
+
+
+def head_to_head(records: list, first: str, second: str) -> tuple[int, int, int]:
+    """Games in which the seat of level ``first`` finished above the seat of ``second``,
+    below it, and level with it (the same rank); games without exactly one seat of each are
+    left out."""
+    above = below = level = 0
+    for rec in records:
+        ranks = {}
+        for seat in rec["seats"]:
+            ranks.setdefault(seat["level"], []).append(seat["rank"])
+        a, b = ranks.get(first, ()), ranks.get(second, ())
+        if len(a) != 1 or len(b) != 1:
+            continue
+        above += a[0] < b[0]
+        below += a[0] > b[0]
+        level += a[0] == b[0]
+    return above, below, level
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -143,7 +193,7 @@ def _finish_row(row: dict) -> None:
 def format_table(summary: dict) -> str:
     """The per-level table printed by ``bot_arena``."""
     head = (
-        f"{'level':<8}{'games':>6}{'wins':>6}{'win rate':>9}  {'95% CI':<15}{'avg score':>10}"
+        f"{'level':<12}{'games':>6}{'wins':>6}{'win rate':>9}  {'95% CI':<15}{'avg score':>10}"
         f"{'tickets done/held':>19}{'compl.':>8}{'moves':>8}{'median ms':>10}{'p99 ms':>8}"
         f"{'worst ms':>9}"
     )
@@ -151,7 +201,7 @@ def format_table(summary: dict) -> str:
     for level, row in summary.items():
         lo, hi = row["ci"]
         lines.append(
-            f"{level:<8}{row['games']:>6}{row['wins']:>6}{row['win_rate']:>9.1%}  "
+            f"{level:<12}{row['games']:>6}{row['wins']:>6}{row['win_rate']:>9.1%}  "
             f"{f'[{lo:.1%}, {hi:.1%}]':<15}{row['avg_score']:>10.1f}"
             f"{row['avg_completed']:>10.2f} / {row['avg_held']:<6.2f}{row['completion']:>8.1%}"
             f"{row['moves']:>8}{row['median_ms']:>10.2f}{row['p99_ms']:>8.1f}{row['worst_ms']:>9.1f}"

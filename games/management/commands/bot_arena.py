@@ -18,8 +18,15 @@ from multiprocessing import Pool
 from django.core.management.base import BaseCommand, CommandError
 
 from games.engine import VARIANTS
-from games.engine.bots import LEVELS, expert
-from games.engine.bots.arena import format_table, play_rotated, summarize
+from games.engine.bots import expert
+from games.engine.bots.arena import (
+    format_table,
+    head_to_head,
+    play_rotated,
+    split_level,
+    summarize,
+    wilson,
+)
 
 
 class Command(BaseCommand):
@@ -27,7 +34,11 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=200)
-        parser.add_argument("--players", default="hard,medium,medium,medium")
+        parser.add_argument(
+            "--players",
+            default="hard,medium,medium,medium",
+            help="a level per seat; expert@SECONDS: the expert with its own budget per decision",
+        )
         parser.add_argument("--variant", default="classic")
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
@@ -53,9 +64,11 @@ class Command(BaseCommand):
             self.stdout.write(write_chart(opts["chart"], summary, title=",".join(levels)))
 
     def _check(self, levels, opts) -> None:
-        unknown = [lv for lv in levels if lv not in LEVELS]
-        if unknown:
-            raise CommandError(f"unknown level(s) {unknown}; choose from {sorted(LEVELS)}")
+        for level in levels:
+            try:
+                split_level(level)
+            except ValueError as exc:
+                raise CommandError(str(exc)) from None
         if not 2 <= len(levels) <= 5:
             raise CommandError("--players needs 2 to 5 levels")
         if opts["variant"] not in VARIANTS["europe"]:
@@ -92,12 +105,34 @@ class Command(BaseCommand):
             + (f"; expert budget {opts['expert_budget']:g} s" if "expert" in levels else "")
         )
         self.stdout.write(format_table(summary))
+        for line in _head_to_head_lines(levels, records):
+            self.stdout.write(line)
         self.stdout.write(
             f"Wins: rank 1 after the tie-breaks of docs/rules.md 1.5.5; a shared first place counts"
             f" as a win for each tied seat ({shared} game(s) had one). 'games' counts seats, so"
             f" a level on several seats plays several seat-games per game. Times: per decision"
             f" of choose_action."
         )
+
+
+def _head_to_head_lines(levels: list, records: list) -> list[str]:
+    """Each pair of levels that hold one seat each: in how many games each finished above
+    the other (the same deals at the same table: a paired comparison)."""
+    single = [lv for lv in dict.fromkeys(levels) if levels.count(lv) == 1]
+    lines = []
+    for i, first in enumerate(single):
+        for second in single[i + 1 :]:
+            above, below, level = head_to_head(records, first, second)
+            decided = above + below
+            if not decided:
+                continue
+            lo, hi = wilson(above, decided)
+            lines.append(
+                f"head to head: {first} above {second} in {above} of {decided} games"
+                f" ({above / decided:.1%}, 95% CI [{lo:.1%}, {hi:.1%}]), below in {below},"
+                f" level in {level}"
+            )
+    return lines
 
 
 def _progress(done: int, total: int) -> None:
