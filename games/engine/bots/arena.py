@@ -122,7 +122,7 @@ def head_to_head(records: list, first: str, second: str) -> tuple[int, int, int]
     left out."""
     above = below = level = 0
     for rec in records:
-        ranks = {}
+        ranks: dict[str, list[int]] = {}
         for seat in rec["seats"]:
             ranks.setdefault(seat["level"], []).append(seat["rank"])
         a, b = ranks.get(first, ()), ranks.get(second, ())
