@@ -3,7 +3,9 @@ games, and medium beats easy (loosely: the 200-game figures come from ``bot_aren
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 
 import pytest
 
@@ -12,8 +14,10 @@ from games.engine.bots import LEVELS, choose_action, expert
 from games.engine.bots.arena import (
     head_to_head,
     lineup_for,
+    mean_interval,
     play_game,
     play_rotated,
+    score_margins,
     split_level,
     summarize,
     wilson,
@@ -185,6 +189,31 @@ def test_head_to_head_counts_the_games_one_level_finished_above_another():
     assert head_to_head(records, "a", "b") == (1, 1, 1)
     assert head_to_head(records, "b", "a") == (1, 1, 1)
     assert head_to_head(records, "a", "hard") == (2, 2, 0)
+
+
+def test_score_margins_pair_the_two_levels_scores_game_by_game():
+    def game(**scores):
+        return {"seats": [{"level": lv, "score": s} for lv, s in scores.items()]}
+
+    records = [game(a=100, b=90, hard=80), game(a=70, b=95, hard=99), game(a=50, hard=60)]
+    assert score_margins(records, "a", "b") == [10, -25]
+    assert score_margins(records, "b", "a") == [-10, 25]
+    assert score_margins(records, "a", "c") == []
+
+
+def test_mean_interval_is_students_t():
+    # Five values: mean 3, standard deviation sqrt(2.5); t(0.975, 4) = 2.7764 from the table.
+    mean, lo, hi = mean_interval([1, 2, 3, 4, 5])
+    half = 2.7764 * math.sqrt(2.5) / math.sqrt(5)
+    assert mean == 3 and hi - mean == pytest.approx(half, rel=0.004)
+    assert mean - lo == pytest.approx(hi - mean)
+    # 50 values: t(0.975, 49) = 2.0096.
+    values = [(-1) ** k * k for k in range(50)]
+    mean, lo, hi = mean_interval(values)
+    sd = statistics.stdev(values)
+    assert hi - mean == pytest.approx(2.0096 * sd / math.sqrt(50), rel=1e-4)
+    assert mean_interval([]) == (0.0, -math.inf, math.inf)
+    assert mean_interval([7]) == (7.0, -math.inf, math.inf)
 
 
 @pytest.mark.parametrize("level", ALL)

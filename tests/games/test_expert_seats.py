@@ -1,6 +1,7 @@
 """The expert bot is offered wherever bots are (issue 26): a table's bot seats and a
 tournament's bot entrants, under its own label."""
 
+import json
 import re
 
 import pytest
@@ -64,6 +65,46 @@ def test_bot_arena_puts_two_budgets_of_the_expert_head_to_head():
     above, decided = re.search(r"above expert@0.01 in (\d+) of (\d+) games", line).groups()
     assert int(above) <= int(decided)
     assert int(decided) + int(re.search(r"level in (\d+)", line).group(1)) == 2
+    margin = re.search(r"score expert@0.02 minus expert@0.01 ([+-][\d.]+) a game", line)
+    assert margin, line
     for players in ("hard@1,medium", "expert@0,hard", "expert@soon,hard", "wizard,hard"):
         with pytest.raises(CommandError):
             call_command("bot_arena", games=1, players=players, stdout=out)
+
+
+def test_bot_arena_keeps_each_game_as_it_ends_and_reports_from_the_file(tmp_path):
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    path = tmp_path / "games.jsonl"
+    played = StringIO()
+    call_command("bot_arena", games=3, players="hard,medium", workers=1, seed=7,
+                 records=str(path), stdout=played, stderr=StringIO())  # fmt: skip
+    lines = path.read_text().splitlines()
+    assert len(lines) == 3
+    first = json.loads(lines[0])
+    assert first["lineup"] == ["hard", "medium"] and first["base_seed"] == 7
+    assert sorted(json.loads(ln)["game"] for ln in lines) == [0, 1, 2]
+    reported = StringIO()
+    call_command("bot_arena", report=str(path), stdout=reported)
+
+    # The same games give the same report, the run's time aside.
+    def table(text):
+        return [ln for ln in text.splitlines() if not ln.startswith("3 games of")]
+
+    assert table(reported.getvalue()) == table(played.getvalue())
+    assert "3 games of hard,medium (classic, seed 7" in reported.getvalue()
+    # An interrupted run's file: the games it holds are reported.
+    path.write_text("\n".join(lines[:2]) + "\n")
+    reported = StringIO()
+    call_command("bot_arena", report=str(path), stdout=reported)
+    assert "2 games of hard,medium" in reported.getvalue()
+    for text in ("", "not json\n", "5\n", '{"seats": []}\n'):
+        path.write_text(text)
+        with pytest.raises(CommandError, match="--report"):
+            call_command("bot_arena", report=str(path), stdout=StringIO())
+    with pytest.raises(CommandError, match="--records"):
+        nowhere = str(tmp_path / "no" / "such" / "dir.jsonl")
+        call_command("bot_arena", games=1, players="hard,medium", workers=1,
+                     records=nowhere, stdout=StringIO())  # fmt: skip

@@ -113,7 +113,15 @@ def _record(levels, seed, result, times, turns, trains) -> dict:
 def play_rotated(args) -> dict:
     """One game of a rotated series: ``args = (levels, game, seed, variant)``."""
     levels, game, seed, variant = args
-    return play_game(lineup_for(tuple(levels), game), seed + game // len(levels), variant)
+    record = play_game(lineup_for(tuple(levels), game), seed + game // len(levels), variant)
+    return {
+        "lineup": list(levels),
+        "game": game,
+        "base_seed": seed,
+        "variant": variant,
+        "expert_budget": expert.process_budget(),
+        **record,
+    }
 
 
 def head_to_head(records: list, first: str, second: str) -> tuple[int, int, int]:
@@ -132,6 +140,42 @@ def head_to_head(records: list, first: str, second: str) -> tuple[int, int, int]
         below += a[0] > b[0]
         level += a[0] == b[0]
     return above, below, level
+
+
+def score_margins(records: list, first: str, second: str) -> list[int]:
+    """Per game with exactly one seat of each level: the ``first`` seat's final score minus
+    the ``second`` seat's (the same deal at the same table: a paired difference)."""
+    margins = []
+    for rec in records:
+        scores: dict[str, list[int]] = {}
+        for seat in rec["seats"]:
+            scores.setdefault(seat["level"], []).append(seat["score"])
+        a, b = scores.get(first, ()), scores.get(second, ())
+        if len(a) == 1 and len(b) == 1:
+            margins.append(a[0] - b[0])
+    return margins
+
+
+def mean_interval(values: list) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95% interval by Student's t. The t quantile comes from
+    the normal one by its Cornish-Fisher expansion: 0.3% below the table at 5 values, within
+    0.01% from 10 on."""
+    n = len(values)
+    if n == 0:
+        return 0.0, -math.inf, math.inf
+    mean = statistics.fmean(values)
+    if n == 1:
+        return mean, -math.inf, math.inf
+    df = n - 1
+    z = statistics.NormalDist().inv_cdf(0.975)
+    t = (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+    half = t * statistics.stdev(values) / math.sqrt(n)
+    return mean, mean - half, mean + half
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -84,6 +84,11 @@ def set_budget(seconds: float) -> None:
     _budget[0] = float(seconds)
 
 
+def process_budget() -> float:
+    """This process's CPU seconds per decision (``set_budget``)."""
+    return _budget[0]
+
+
 def choose(view: dict, legal: list, rng, budget=None, playouts=None) -> dict:
     """The expert's action (``rng`` seeds the search; ``budget`` None: this process's)."""
     if budget is None and playouts is None:

@@ -8,6 +8,8 @@ counts as a win for each tied seat.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import struct
 import sys
@@ -22,7 +24,9 @@ from games.engine.bots import expert
 from games.engine.bots.arena import (
     format_table,
     head_to_head,
+    mean_interval,
     play_rotated,
+    score_margins,
     split_level,
     summarize,
     wilson,
@@ -44,6 +48,19 @@ class Command(BaseCommand):
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
         parser.add_argument("--chart", default=None, help="write a PNG bar chart here")
         parser.add_argument(
+            "--records",
+            default=None,
+            metavar="FILE",
+            help="write each game's record to FILE as it ends (JSON lines): a long run "
+            "interrupted keeps the games it played, and --report reads them back",
+        )
+        parser.add_argument(
+            "--report",
+            default=None,
+            metavar="FILE",
+            help="play nothing: print the report of the games in FILE (written by --records)",
+        )
+        parser.add_argument(
             "--expert-budget",
             type=float,
             default=expert.DEFAULT_BUDGET,
@@ -51,12 +68,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
-        levels = [p.strip() for p in opts["players"].split(",") if p.strip()]
-        self._check(levels, opts)
-        jobs = [(levels, g, opts["seed"], opts["variant"]) for g in range(opts["games"])]
-        start = time.perf_counter()
-        records = self._play(jobs, max(1, opts["workers"]), opts["expert_budget"])
-        elapsed = time.perf_counter() - start
+        if opts["report"]:
+            levels, records, elapsed = _read_records(opts["report"])
+            first = records[0]
+            opts.update(seed=first["base_seed"], variant=first["variant"])
+            opts["expert_budget"] = first["expert_budget"]
+        else:
+            levels = [p.strip() for p in opts["players"].split(",") if p.strip()]
+            self._check(levels, opts)
+            jobs = [(levels, g, opts["seed"], opts["variant"]) for g in range(opts["games"])]
+            start = time.perf_counter()
+            records = self._play(jobs, max(1, opts["workers"]), opts["expert_budget"], opts)
+            elapsed = time.perf_counter() - start
         summary = summarize(records)
         summary = {lv: summary[lv] for lv in dict.fromkeys(levels)}
         self._report(levels, opts, records, summary, elapsed)
@@ -78,22 +101,36 @@ class Command(BaseCommand):
         if not 0 < opts["expert_budget"] <= 10:
             raise CommandError("--expert-budget must be more than 0 and at most 10 seconds")
 
-    def _play(self, jobs, workers: int, budget: float) -> list:
-        records = []
+    def _play(self, jobs, workers: int, budget: float, opts) -> list:
+        records: list[dict] = []
         total = len(jobs)
-        if workers == 1:
-            expert.set_budget(budget)
-            results = map(play_rotated, jobs)
-            for rec in results:
+        with contextlib.ExitStack() as stack:
+            out = None
+            if opts["records"]:
+                try:
+                    out = stack.enter_context(open(opts["records"], "w", encoding="utf-8"))
+                except OSError as exc:
+                    raise CommandError(f"--records: {exc}") from None
+            start = time.perf_counter()
+
+            def keep(rec: dict) -> None:
                 records.append(rec)
+                if out:
+                    line = {**rec, "elapsed": round(time.perf_counter() - start, 1)}
+                    out.write(json.dumps(line, separators=(",", ":")) + "\n")
+                    out.flush()
                 _progress(len(records), total)
-        else:
-            with Pool(workers, initializer=expert.set_budget, initargs=(budget,)) as pool:
-                for rec in pool.imap_unordered(play_rotated, jobs, chunksize=1):
-                    records.append(rec)
-                    _progress(len(records), total)
+
+            if workers == 1:
+                expert.set_budget(budget)
+                for rec in map(play_rotated, jobs):
+                    keep(rec)
+            else:
+                with Pool(workers, initializer=expert.set_budget, initargs=(budget,)) as pool:
+                    for rec in pool.imap_unordered(play_rotated, jobs, chunksize=1):
+                        keep(rec)
         sys.stderr.write("\n")
-        records.sort(key=lambda r: (r["seed"], r["levels"]))
+        records.sort(key=lambda r: r["game"])
         return records
 
     def _report(self, levels, opts, records, summary, elapsed) -> None:
@@ -127,12 +164,33 @@ def _head_to_head_lines(levels: list, records: list) -> list[str]:
             if not decided:
                 continue
             lo, hi = wilson(above, decided)
+            margin, m_lo, m_hi = mean_interval(score_margins(records, first, second))
             lines.append(
                 f"head to head: {first} above {second} in {above} of {decided} games"
                 f" ({above / decided:.1%}, 95% CI [{lo:.1%}, {hi:.1%}]), below in {below},"
-                f" level in {level}"
+                f" level in {level}; score {first} minus {second} {margin:+.1f} a game"
+                f" (95% CI [{m_lo:+.1f}, {m_hi:+.1f}])"
             )
     return lines
+
+
+def _read_records(path: str) -> tuple[list, list, float]:
+    """The line-up, the records and the elapsed seconds of a ``--records`` file."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            records = [json.loads(line) for line in f if line.strip()]
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"--report: cannot read {path}: {exc}") from None
+    keys = ("lineup", "game", "base_seed", "variant", "expert_budget", "seats")
+    if not records or any(
+        not isinstance(r, dict) or not all(k in r for k in keys) for r in records
+    ):
+        raise CommandError(f"--report: {path} holds no game records written by --records")
+    lineups = {tuple(r["lineup"]) for r in records}
+    if len(lineups) != 1:
+        raise CommandError(f"--report: {path} mixes line-ups: {sorted(lineups)}")
+    records.sort(key=lambda r: r["game"])
+    return list(records[0]["lineup"]), records, max(r.get("elapsed", 0.0) for r in records)
 
 
 def _progress(done: int, total: int) -> None:
