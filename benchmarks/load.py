@@ -888,6 +888,34 @@ def report(args, results: dict) -> None:
     if game:
         verdict = "PASS" if game["passed"] else "FAIL"
         print(f"\nrequired: >= 150 moves/s, p99 < 250 ms, no error, no lost move: {verdict}")
+        print(scale_verdict(game, bare))
+
+
+def scale_verdict(game: dict, bare: dict | None) -> str:
+    """Issue 24's live-play line, judged on one run: at least 350 moves/s at p99 under
+    250 ms with no error and no lost move, and game/bare at least 0.5 (the bare part of the
+    same run; without it the line cannot be judged)."""
+    misses = []
+    if game["moves_per_s"] < SCALE_MOVES:
+        misses.append(f"{game['moves_per_s']:.1f} moves/s")
+    if game["p99"] >= SCALE_P99_MS:
+        misses.append(f"p99 {game['p99']:.1f} ms")
+    if game["errors"] or game["lost"]["lost"]:
+        misses.append("errors or lost moves")
+    if bare is None:
+        verdict = "not judged (no bare part: run without --only)"
+    else:
+        ratio = game["moves_per_s"] / bare["moves_per_s"]
+        if ratio < SCALE_RATIO:
+            misses.append(f"game/bare {ratio:.2f}")
+        verdict = f"FAIL ({', '.join(misses)})" if misses else "PASS"
+    return (
+        f"scale (issue 24): >= {SCALE_MOVES} moves/s, p99 < {SCALE_P99_MS} ms, no error, no "
+        f"lost move, game/bare >= {SCALE_RATIO} in the same run: {verdict}"
+    )
+
+
+SCALE_MOVES, SCALE_P99_MS, SCALE_RATIO = 350, 250, 0.5  # issue 24's live-play line
 
 
 def machine_speed() -> float:

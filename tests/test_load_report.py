@@ -1,0 +1,35 @@
+"""``benchmarks/load.py`` judges issue 24's live-play line on one run: every part of it, the
+bare part of the same run included."""
+
+from collections import Counter
+
+from benchmarks import load
+
+
+def game(moves=380.0, p99=200.0, errors=None, lost=0):
+    return {
+        "moves_per_s": moves,
+        "p99": p99,
+        "errors": Counter(errors or {}),
+        "lost": {"lost": lost},
+    }
+
+
+def test_a_run_meeting_every_part_passes():
+    assert load.scale_verdict(game(), {"moves_per_s": 700.0}).endswith(": PASS")
+
+
+def test_each_part_missed_is_named():
+    verdict = load.scale_verdict(game(moves=340.0, p99=252.6), {"moves_per_s": 600.0})
+    assert verdict.endswith("FAIL (340.0 moves/s, p99 252.6 ms)")
+    verdict = load.scale_verdict(game(), {"moves_per_s": 800.0})
+    assert verdict.endswith("FAIL (game/bare 0.47)")
+    verdict = load.scale_verdict(game(errors={"gap": 1}), {"moves_per_s": 700.0})
+    assert verdict.endswith("FAIL (errors or lost moves)")
+    assert load.scale_verdict(game(lost=1), {"moves_per_s": 700.0}).endswith(
+        "FAIL (errors or lost moves)"
+    )
+
+
+def test_without_the_bare_part_the_line_is_not_judged():
+    assert "not judged" in load.scale_verdict(game(), None)
