@@ -31,7 +31,9 @@ has its sockets connected): moves per second (the sum of ``Game.version`` increm
 from the database), human actions sent and acknowledged, latency from an action sent to the
 view frame of the new version received by that client, errors (error frames, stale
 versions where only the sender could move, frame gaps, refused or dropped sockets, actions
-unanswered, moves made by a timeout), lost moves (for every game: events 1..version
+unanswered, moves made by a timeout), the load generator's own event-loop lag (how late its
+loop wakes a task: a share of each latency that clients on their own machines would not add;
+``--client-nice -10`` serves it before the site), lost moves (for every game: events 1..version
 contiguous, replaying them from the seed gives the stored state, and every action a client
 saw acknowledged is in the log) and the CPU used by each kind of process.
 
@@ -147,10 +149,21 @@ def parse_args() -> argparse.Namespace:
     add("--bot-level", default="medium", choices=["easy", "medium", "hard"])
     add("--move-seconds", type=int, default=20, help="clock per move, seconds (default 20)")
     add("--load-processes", type=int, default=1, help="load generator processes (default 1)")
+    add(
+        "--client-nice",
+        type=int,
+        default=0,
+        help="the load generator's CPU priority as a nice increment (default 0; below 0, e.g. "
+        "-10, it is served before the site, as clients on their own machines would be; needs "
+        "root)",
+    )
     add("--seed", type=int, default=1, help="seeds the scripted humans' choices")
     add("--only", choices=["game", "bare"], help="run one part only")
     add("--keep-logs", action="store_true", help="print where the server logs are kept")
     args = parser.parse_args()
+    if args.client_nice < 0 and os.geteuid() != 0:
+        parser.error("--client-nice below 0 needs root")
+    CLIENT_NICE[0] = args.client_nice
     lo, _, hi = args.think.partition(":")
     args.think = (float(lo), float(hi or lo))
     if not 1 <= args.humans < args.seats or args.humans > args.clients_per_table:
@@ -607,8 +620,13 @@ def _connected(ready):
     return all_connected
 
 
+CLIENT_NICE = [0]  # --client-nice, applied by each load process to itself (forked)
+
+
 def _run_loop(coroutine):
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us through the window
+    if CLIENT_NICE[0]:
+        os.nice(CLIENT_NICE[0])  # before any thread: its threads inherit it
     try:
         import uvloop
 
@@ -673,6 +691,7 @@ def merge(tallies: list) -> clients.Tally:
         total.acked_moves += tally.acked_moves
         total.tables += tally.tables
         total.finished += tally.finished
+        total.lags += tally.lags
     total.errors = Counter({k: v for k, v in total.errors.items() if v})
     return total
 
@@ -691,10 +710,17 @@ def summarize(tally, seconds: float) -> dict:
         "p99": at(0.99),
         "max": 1000 * latencies[-1],
         "mean": 1000 * statistics.fmean(latencies),
+        "lag_p50": 1000 * _quantile(tally.lags, 0.50),
+        "lag_p99": 1000 * _quantile(tally.lags, 0.99),
         "frames_per_s": tally.frames / seconds,
         "errors": tally.errors,
         "notes": tally.notes,
     }
+
+
+def _quantile(values: list, q: float) -> float:
+    ordered = sorted(values) or [math.nan]
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def check_history(stack: Stack, acked: list) -> dict:
@@ -807,7 +833,8 @@ def report(args, results: dict) -> None:
         f"{args.move_seconds} s per move; {args.web_workers} uvicorn workers, "
         f"{args.celery_workers} Celery worker(s) {args.celery_pool} x{args.celery_concurrency} "
         f"+ beat, {args.load_processes} load "
-        f"process(es); {args.warmup:.0f} s warm-up, {args.duration:.0f} s measured"
+        f"process(es) at nice {args.client_nice:+d}; {args.warmup:.0f} s warm-up, "
+        f"{args.duration:.0f} s measured"
     )
     before, after = results["speed"]
     print(
@@ -824,6 +851,8 @@ def report(args, results: dict) -> None:
         ("latency p99 ms", "p99", "{:.1f}"),
         ("latency max ms", "max", "{:.1f}"),
         ("frames received/s", "frames_per_s", "{:.0f}"),
+        ("load generator loop lag p50 ms", "lag_p50", "{:.1f}"),
+        ("load generator loop lag p99 ms", "lag_p99", "{:.1f}"),
     ]
     print(f"{'':30} {'game':>12} {'bare':>12}")
     for label, key, fmt in rows:

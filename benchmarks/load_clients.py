@@ -72,6 +72,21 @@ class Tally:
     tables: list = field(default_factory=list)
     finished: int = 0
     connected: int = 0
+    lags: list = field(default_factory=list)  # the process's own event-loop lag, seconds
+
+
+LAG_TICK = 0.01  # seconds between the loop-lag probe's wake-ups
+
+
+async def watch_lag(tally: Tally, window: "Window") -> None:
+    """Sample how late this process's event loop wakes a task: a frame that reached the
+    socket waits that long before the client reads it. Remote clients would not add it, so it
+    says how much of a latency is the load generator's own share of the machine."""
+    while not window.over():
+        asked = time.monotonic()
+        await asyncio.sleep(LAG_TICK)
+        if window.inside(time.time()):
+            tally.lags.append(time.monotonic() - asked - LAG_TICK)
 
 
 class Window:
@@ -339,8 +354,7 @@ async def run_game_shard(plan: Plan, shared_window, report_ready) -> Tally:
         if any(task.done() for task in tasks):
             break
     report_ready()
-    while not window.over():
-        await asyncio.sleep(0.2)
+    await watch_lag(tally, window)
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
@@ -404,5 +418,5 @@ async def run_bare_shard(base_url: str, tables: list[int], shared_window, report
     while tally.connected < 4 * len(tables) and not any(task.done() for task in tasks):
         await asyncio.sleep(0.1)
     report_ready()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(watch_lag(tally, window), *tasks, return_exceptions=True)
     return tally

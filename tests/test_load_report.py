@@ -33,3 +33,26 @@ def test_each_part_missed_is_named():
 
 def test_without_the_bare_part_the_line_is_not_judged():
     assert "not judged" in load.scale_verdict(game(), None)
+
+
+def test_the_load_generator_samples_its_own_loop_lag_inside_the_window_only():
+    import asyncio
+    import time
+
+    from benchmarks import load_clients
+
+    now = time.time()
+    tally = load_clients.Tally()
+    window = load_clients.Window([now + 0.05, now + 0.35])
+
+    async def busy_then_watch():
+        watcher = asyncio.create_task(load_clients.watch_lag(tally, window))
+        await asyncio.sleep(0.08)
+        time.sleep(0.03)  # the loop held: the next wake-up is about 30 ms late
+        await watcher
+
+    asyncio.run(busy_then_watch())
+    assert time.time() >= now + 0.35  # it ran to the window's end
+    assert 3 <= len(tally.lags) <= 30  # 300 ms of 10 ms ticks at most, fewer on a busy machine
+    assert max(tally.lags) >= 0.02
+    assert load.summarize(tally, 0.3)["lag_p99"] >= 20
