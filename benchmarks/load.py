@@ -692,6 +692,8 @@ def merge(tallies: list) -> clients.Tally:
         total.tables += tally.tables
         total.finished += tally.finished
         total.lags += tally.lags
+        for kind, latencies in tally.by_kind.items():
+            total.by_kind.setdefault(kind, []).extend(latencies)
     total.errors = Counter({k: v for k, v in total.errors.items() if v})
     return total
 
@@ -712,6 +714,10 @@ def summarize(tally, seconds: float) -> dict:
         "mean": 1000 * statistics.fmean(latencies),
         "lag_p50": 1000 * _quantile(tally.lags, 0.50),
         "lag_p99": 1000 * _quantile(tally.lags, 0.99),
+        "by_kind": {
+            kind: (len(values), 1000 * _quantile(values, 0.50), 1000 * _quantile(values, 0.99))
+            for kind, values in sorted(tally.by_kind.items(), key=lambda kv: -len(kv[1]))
+        },
         "frames_per_s": tally.frames / seconds,
         "errors": tally.errors,
         "notes": tally.notes,
@@ -878,6 +884,10 @@ def report(args, results: dict) -> None:
             f"  moves by kind: {kinds}; tables opened {game['tables_opened']}, games "
             f"finished {game['finished']}"
         )
+        by_kind = "; ".join(
+            f"{kind} {n}: {p50:.0f} / {p99:.0f}" for kind, (n, p50, p99) in game["by_kind"].items()
+        )
+        print(f"  latency by action (acknowledged, p50 / p99 ms): {by_kind}")
         bot50, bot99 = game["bot_delay"]
         print(
             f"  a bot's turn (move before committed -> bot move committed, BOT_MOVE_DELAY "

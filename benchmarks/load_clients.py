@@ -73,6 +73,7 @@ class Tally:
     finished: int = 0
     connected: int = 0
     lags: list = field(default_factory=list)  # the process's own event-loop lag, seconds
+    by_kind: dict = field(default_factory=dict)  # an action's type -> its latencies
 
 
 LAG_TICK = 0.01  # seconds between the loop-lag probe's wake-ups
@@ -204,6 +205,8 @@ class TableClient:
         if pending.counted:
             self.tally.acked += 1
             self.tally.latencies.append(now - pending.sent_at)
+            kind = pending.action.get("type", "?")
+            self.tally.by_kind.setdefault(kind, []).append(now - pending.sent_at)
         self.tally.acked_moves.append([self.table_id, version, self.seat, pending.action])
         self.pending = None
 

@@ -56,3 +56,15 @@ def test_the_load_generator_samples_its_own_loop_lag_inside_the_window_only():
     assert 3 <= len(tally.lags) <= 30  # 300 ms of 10 ms ticks at most, fewer on a busy machine
     assert max(tally.lags) >= 0.02
     assert load.summarize(tally, 0.3)["lag_p99"] >= 20
+
+
+def test_latencies_are_also_kept_by_the_type_of_action():
+    from benchmarks import load_clients
+
+    tally = load_clients.Tally()
+    tally.latencies = [0.01, 0.02, 0.3]
+    tally.by_kind = {"claim_route": [0.3], "draw_card": [0.01, 0.02]}
+    kinds = load.summarize(tally, 1.0)["by_kind"]
+    assert list(kinds) == ["draw_card", "claim_route"]  # the most frequent first
+    assert kinds["claim_route"] == (1, 300.0, 300.0)
+    assert kinds["draw_card"][0] == 2 and kinds["draw_card"][2] == 20.0
