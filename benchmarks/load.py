@@ -33,9 +33,10 @@ view frame of the new version received by that client, errors (error frames, sta
 versions where only the sender could move, frame gaps, refused or dropped sockets, actions
 unanswered, moves made by a timeout), the load generator's own event-loop lag (how late its
 loop wakes a task: a share of each latency that clients on their own machines would not add;
-``--client-nice -10`` serves it before the site), lost moves (for every game: events 1..version
-contiguous, replaying them from the seed gives the stored state, and every action a client
-saw acknowledged is in the log) and the CPU used by each kind of process.
+the pauses of its garbage collector, which ``--client-gc off`` turns off once its sockets
+are connected; ``--client-nice -10`` serves it before the site), lost moves (for every game:
+events 1..version contiguous, replaying them from the seed gives the stored state, and every
+action a client saw acknowledged is in the log) and the CPU used by each kind of process.
 
 **Bare run** (the ceiling): the same number of uvicorn workers and the same channel layer
 serve ``benchmarks/bare_asgi.py`` instead of the site: the same sockets in the same tables,
@@ -49,6 +50,7 @@ time. The ratio game/bare compares moves per second.
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import multiprocessing
@@ -150,6 +152,13 @@ def parse_args() -> argparse.Namespace:
     add("--move-seconds", type=int, default=20, help="clock per move, seconds (default 20)")
     add("--load-processes", type=int, default=1, help="load generator processes (default 1)")
     add(
+        "--client-gc",
+        choices=["on", "off"],
+        default="on",
+        help="the load generator's cyclic garbage collector once its sockets are connected "
+        "(default on, as in the runs of docs/benchmarks.md; the report prints its pauses)",
+    )
+    add(
         "--client-nice",
         type=int,
         default=0,
@@ -164,6 +173,7 @@ def parse_args() -> argparse.Namespace:
     if args.client_nice < 0 and os.geteuid() != 0:
         parser.error("--client-nice below 0 needs root")
     CLIENT_NICE[0] = args.client_nice
+    CLIENT_GC[0] = args.client_gc
     lo, _, hi = args.think.partition(":")
     args.think = (float(lo), float(hi or lo))
     if not 1 <= args.humans < args.seats or args.humans > args.clients_per_table:
@@ -615,12 +625,15 @@ def _connected(ready):
         # collector, as in the web processes (ttr_site/collector.py), so that the load
         # generator spends its CPU on the frames, not on walking the clients it keeps.
         collector.settle()
+        if CLIENT_GC[0] == "off":
+            gc.disable()
         ready.set()
 
     return all_connected
 
 
 CLIENT_NICE = [0]  # --client-nice, applied by each load process to itself (forked)
+CLIENT_GC = ["on"]  # --client-gc, applied by each load process once it is connected
 
 
 def _run_loop(coroutine):
@@ -692,6 +705,7 @@ def merge(tallies: list) -> clients.Tally:
         total.tables += tally.tables
         total.finished += tally.finished
         total.lags += tally.lags
+        total.gc_pauses += tally.gc_pauses
         for kind, latencies in tally.by_kind.items():
             total.by_kind.setdefault(kind, []).extend(latencies)
     total.errors = Counter({k: v for k, v in total.errors.items() if v})
@@ -714,6 +728,15 @@ def summarize(tally, seconds: float) -> dict:
         "mean": 1000 * statistics.fmean(latencies),
         "lag_p50": 1000 * _quantile(tally.lags, 0.50),
         "lag_p99": 1000 * _quantile(tally.lags, 0.99),
+        "gc": {
+            generation: (
+                len(pauses),
+                1000 * sum(pauses),
+                1000 * max(pauses),
+            )
+            for generation in (0, 1, 2)
+            if (pauses := [p for g, p in tally.gc_pauses if g == generation])
+        },
         "by_kind": {
             kind: (len(values), 1000 * _quantile(values, 0.50), 1000 * _quantile(values, 0.99))
             for kind, values in sorted(tally.by_kind.items(), key=lambda kv: -len(kv[1]))
@@ -871,28 +894,8 @@ def report(args, results: dict) -> None:
             for code, count in sorted((r or {}).get(key, {}).items()):
                 print(f"  {name}: {code:24} {count:>12}")
     if game:
-        lost = game["lost"]
-        print(f"{'lost moves':30} {lost['lost']:>12} {'-':>12}")
-        print(
-            f"  checked {lost['games']} games, {lost['events']} events, {lost['acked']} "
-            f"acknowledged actions; {lost['broken_games']} games not whole, "
-            f"{lost['missing_acked']} acknowledged actions missing ({lost['timed_out']} others "
-            "were overtaken by their seat's own timeout: errors, not lost)"
-        )
-        kinds = ", ".join(f"{k} {v:.1f}/s" for k, v in sorted(game["kinds"].items()))
-        print(
-            f"  moves by kind: {kinds}; tables opened {game['tables_opened']}, games "
-            f"finished {game['finished']}"
-        )
-        by_kind = "; ".join(
-            f"{kind} {n}: {p50:.0f} / {p99:.0f}" for kind, (n, p50, p99) in game["by_kind"].items()
-        )
-        print(f"  latency by action (acknowledged, p50 / p99 ms): {by_kind}")
-        bot50, bot99 = game["bot_delay"]
-        print(
-            f"  a bot's turn (move before committed -> bot move committed, BOT_MOVE_DELAY "
-            f"included): p50 {bot50:.0f} ms, p99 {bot99:.0f} ms"
-        )
+        _report_game_details(game)
+    _report_collections(args, game, bare)
     if game and bare:
         print(
             f"{'ratio game/bare (moves/s)':30} {game['moves_per_s'] / bare['moves_per_s']:>12.2f}"
@@ -928,6 +931,43 @@ def report(args, results: dict) -> None:
         verdict = "PASS" if game["passed"] else "FAIL"
         print(f"\nrequired: >= 150 moves/s, p99 < 250 ms, no error, no lost move: {verdict}")
         print(scale_verdict(game, bare))
+
+
+def _report_game_details(game: dict) -> None:
+    lost = game["lost"]
+    print(f"{'lost moves':30} {lost['lost']:>12} {'-':>12}")
+    print(
+        f"  checked {lost['games']} games, {lost['events']} events, {lost['acked']} "
+        f"acknowledged actions; {lost['broken_games']} games not whole, "
+        f"{lost['missing_acked']} acknowledged actions missing ({lost['timed_out']} others "
+        "were overtaken by their seat's own timeout: errors, not lost)"
+    )
+    kinds = ", ".join(f"{k} {v:.1f}/s" for k, v in sorted(game["kinds"].items()))
+    print(
+        f"  moves by kind: {kinds}; tables opened {game['tables_opened']}, games "
+        f"finished {game['finished']}"
+    )
+    by_kind = "; ".join(
+        f"{kind} {n}: {p50:.0f} / {p99:.0f}" for kind, (n, p50, p99) in game["by_kind"].items()
+    )
+    print(f"  latency by action (acknowledged, p50 / p99 ms): {by_kind}")
+    bot50, bot99 = game["bot_delay"]
+    print(
+        f"  a bot's turn (move before committed -> bot move committed, BOT_MOVE_DELAY "
+        f"included): p50 {bot50:.0f} ms, p99 {bot99:.0f} ms"
+    )
+
+
+def _report_collections(args, game: dict | None, bare: dict | None) -> None:
+    """The load generator's own garbage collections in the window, by generation."""
+    state = "collector on" if args.client_gc == "on" else "collector off once connected"
+    for r, name in ((game, "game"), (bare, "bare")):
+        if r is not None:
+            pauses = "; ".join(
+                f"generation {g}: {n}, {total:.0f} ms in all, longest {longest:.1f} ms"
+                for g, (n, total, longest) in r["gc"].items()
+            )
+            print(f"  {name}: the load generator's collections ({state}): {pauses or 'none'}")
 
 
 def scale_verdict(game: dict, bare: dict | None) -> str:

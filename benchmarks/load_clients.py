@@ -25,6 +25,7 @@ so every table has exactly one move in flight and the server runs flat out.
 
 import asyncio
 import contextlib
+import gc
 import json
 import random
 import time
@@ -74,6 +75,21 @@ class Tally:
     connected: int = 0
     lags: list = field(default_factory=list)  # the process's own event-loop lag, seconds
     by_kind: dict = field(default_factory=dict)  # an action's type -> its latencies
+    gc_pauses: list = field(default_factory=list)  # [generation, seconds] in the window
+
+
+class GcWatch:
+    """The cyclic collector's pauses in this process inside the window (``gc.callbacks``):
+    while it walks the heap the event loop waits, and so does every frame that arrives."""
+
+    def __init__(self, tally: Tally, window: "Window"):
+        self.tally, self.window, self.started = tally, window, 0.0
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self.started = time.perf_counter()
+        elif self.window.inside(time.time()):
+            self.tally.gc_pauses.append([info["generation"], time.perf_counter() - self.started])
 
 
 LAG_TICK = 0.01  # seconds between the loop-lag probe's wake-ups
@@ -346,6 +362,7 @@ async def run_game_shard(plan: Plan, shared_window, report_ready) -> Tally:
     """Run the slots of ``plan`` until the window is over; report readiness once every
     slot has its first table."""
     tally, window, ready = Tally(), Window(shared_window), []
+    gc.callbacks.append(GcWatch(tally, window))
     asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(32))  # REST calls
     opening = asyncio.Semaphore(OPENING)
     tasks = [
@@ -417,6 +434,7 @@ async def bare_table(base_url: str, table: int, tally: Tally, window: Window) ->
 
 async def run_bare_shard(base_url: str, tables: list[int], shared_window, report_ready) -> Tally:
     tally, window = Tally(), Window(shared_window)
+    gc.callbacks.append(GcWatch(tally, window))
     tasks = [asyncio.create_task(bare_table(base_url, t, tally, window)) for t in tables]
     while tally.connected < 4 * len(tables) and not any(task.done() for task in tasks):
         await asyncio.sleep(0.1)

@@ -68,3 +68,30 @@ def test_latencies_are_also_kept_by_the_type_of_action():
     assert list(kinds) == ["draw_card", "claim_route"]  # the most frequent first
     assert kinds["claim_route"] == (1, 300.0, 300.0)
     assert kinds["draw_card"][0] == 2 and kinds["draw_card"][2] == 20.0
+
+
+def test_the_load_generator_times_its_own_collections_inside_the_window():
+    import gc
+    import time
+
+    from benchmarks import load_clients
+
+    tally = load_clients.Tally()
+    now = time.time()
+    watch = load_clients.GcWatch(tally, load_clients.Window([now - 1, now + 60]))
+    gc.callbacks.append(watch)
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(watch)
+    ((generation, seconds),) = tally.gc_pauses
+    assert generation == 2 and seconds >= 0
+    # outside the window nothing is kept
+    late = load_clients.GcWatch(tally, load_clients.Window([now + 60, now + 120]))
+    gc.callbacks.append(late)
+    try:
+        gc.collect()
+    finally:
+        gc.callbacks.remove(late)
+    assert len(tally.gc_pauses) == 1
+    assert load.summarize(tally, 1.0)["gc"] == {2: (1, 1000 * seconds, 1000 * seconds)}
