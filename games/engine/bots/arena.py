@@ -111,7 +111,9 @@ def _record(levels, seed, result, times, turns, trains) -> dict:
 
 
 def play_rotated(args) -> dict:
-    """One game of a rotated series: ``args = (levels, game, seed, variant)``."""
+    """One game of a rotated series: ``args = (levels, game, seed, variant)``. Its record
+    also names the series (line-up, the game's number, base seed, variant and this process's
+    expert budget), so that ``bot_arena --report`` can print a kept run again."""
     levels, game, seed, variant = args
     record = play_game(lineup_for(tuple(levels), game), seed + game // len(levels), variant)
     return {
