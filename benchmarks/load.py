@@ -898,7 +898,7 @@ def report(args, results: dict) -> None:
     _report_collections(args, game, bare)
     if game and bare:
         print(
-            f"{'ratio game/bare (moves/s)':30} {game['moves_per_s'] / bare['moves_per_s']:>12.2f}"
+            f"{'ratio game/bare (moves/s)':30} {game['moves_per_s'] / bare['moves_per_s']:>12.3f}"
         )
     print()
     # A process kind's CPU per move: its share of a core (%) * 10 / moves per second, in ms.
@@ -986,7 +986,7 @@ def scale_verdict(game: dict, bare: dict | None) -> str:
     else:
         ratio = game["moves_per_s"] / bare["moves_per_s"]
         if ratio < SCALE_RATIO:
-            misses.append(f"game/bare {ratio:.2f}")
+            misses.append(f"game/bare {ratio:.3f}")  # 0.496 is not 0.50
         verdict = f"FAIL ({', '.join(misses)})" if misses else "PASS"
     return (
         f"scale (issue 24): >= {SCALE_MOVES} moves/s, p99 < {SCALE_P99_MS} ms, no error, no "

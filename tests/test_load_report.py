@@ -23,7 +23,7 @@ def test_each_part_missed_is_named():
     verdict = load.scale_verdict(game(moves=340.0, p99=252.6), {"moves_per_s": 600.0})
     assert verdict.endswith("FAIL (340.0 moves/s, p99 252.6 ms)")
     verdict = load.scale_verdict(game(), {"moves_per_s": 800.0})
-    assert verdict.endswith("FAIL (game/bare 0.47)")
+    assert verdict.endswith("FAIL (game/bare 0.475)")
     verdict = load.scale_verdict(game(errors={"gap": 1}), {"moves_per_s": 700.0})
     assert verdict.endswith("FAIL (errors or lost moves)")
     assert load.scale_verdict(game(lost=1), {"moves_per_s": 700.0}).endswith(
