@@ -714,16 +714,12 @@ def merge(tallies: list) -> clients.Tally:
 
 def summarize(tally, seconds: float) -> dict:
     latencies = sorted(tally.latencies) or [math.nan]
-
-    def at(q: float) -> float:
-        return 1000 * latencies[min(len(latencies) - 1, int(q * len(latencies)))]
-
     return {
         "sent": tally.sent,
         "acked": tally.acked,
-        "p50": at(0.50),
-        "p95": at(0.95),
-        "p99": at(0.99),
+        "p50": 1000 * _quantile(latencies, 0.50),
+        "p95": 1000 * _quantile(latencies, 0.95),
+        "p99": 1000 * _quantile(latencies, 0.99),
         "max": 1000 * latencies[-1],
         "mean": 1000 * statistics.fmean(latencies),
         "lag_p50": 1000 * _quantile(tally.lags, 0.50),

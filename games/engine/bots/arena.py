@@ -131,31 +131,28 @@ def head_to_head(records: list, first: str, second: str) -> tuple[int, int, int]
     below it, and level with it (the same rank); games without exactly one seat of each are
     left out."""
     above = below = level = 0
-    for rec in records:
-        ranks: dict[str, list[int]] = {}
-        for seat in rec["seats"]:
-            ranks.setdefault(seat["level"], []).append(seat["rank"])
-        a, b = ranks.get(first, ()), ranks.get(second, ())
-        if len(a) != 1 or len(b) != 1:
-            continue
-        above += a[0] < b[0]
-        below += a[0] > b[0]
-        level += a[0] == b[0]
+    for a, b in _one_seat_each(records, first, second):
+        above += a["rank"] < b["rank"]
+        below += a["rank"] > b["rank"]
+        level += a["rank"] == b["rank"]
     return above, below, level
 
 
 def score_margins(records: list, first: str, second: str) -> list[int]:
     """Per game with exactly one seat of each level: the ``first`` seat's final score minus
     the ``second`` seat's (the same deal at the same table: a paired difference)."""
-    margins = []
+    return [a["score"] - b["score"] for a, b in _one_seat_each(records, first, second)]
+
+
+def _one_seat_each(records: list, first: str, second: str):
+    """For each game with exactly one seat of each of the two levels: those two seats."""
     for rec in records:
-        scores: dict[str, list[int]] = {}
+        seats: dict[str, list[dict]] = {}
         for seat in rec["seats"]:
-            scores.setdefault(seat["level"], []).append(seat["score"])
-        a, b = scores.get(first, ()), scores.get(second, ())
+            seats.setdefault(seat["level"], []).append(seat)
+        a, b = seats.get(first, ()), seats.get(second, ())
         if len(a) == 1 and len(b) == 1:
-            margins.append(a[0] - b[0])
-    return margins
+            yield a[0], b[0]
 
 
 def mean_interval(values: list) -> tuple[float, float, float]:

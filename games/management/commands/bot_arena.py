@@ -78,7 +78,8 @@ class Command(BaseCommand):
             self._check(levels, opts)
             jobs = [(levels, g, opts["seed"], opts["variant"]) for g in range(opts["games"])]
             start = time.perf_counter()
-            records = self._play(jobs, max(1, opts["workers"]), opts["expert_budget"], opts)
+            workers = max(1, opts["workers"])
+            records = self._play(jobs, workers, opts["expert_budget"], opts["records"])
             elapsed = time.perf_counter() - start
         summary = summarize(records)
         summary = {lv: summary[lv] for lv in dict.fromkeys(levels)}
@@ -101,14 +102,14 @@ class Command(BaseCommand):
         if not 0 < opts["expert_budget"] <= 10:
             raise CommandError("--expert-budget must be more than 0 and at most 10 seconds")
 
-    def _play(self, jobs, workers: int, budget: float, opts) -> list:
+    def _play(self, jobs, workers: int, budget: float, records_path: str | None) -> list:
         records: list[dict] = []
         total = len(jobs)
         with contextlib.ExitStack() as stack:
             out = None
-            if opts["records"]:
+            if records_path:
                 try:
-                    out = stack.enter_context(open(opts["records"], "w", encoding="utf-8"))
+                    out = stack.enter_context(open(records_path, "w", encoding="utf-8"))
                 except OSError as exc:
                     raise CommandError(f"--records: {exc}") from None
             start = time.perf_counter()
