@@ -413,6 +413,7 @@ WEB_THREADS = {
     "move": "  players' moves (move_N)",
     "bot-move": "  bots' moves (bot-move_N)",
 }
+STOLEN = "stolen by the hypervisor"
 WEB_LOOP, WEB_OTHER = "  event loops (main threads)", "  other threads"
 # in the order the report prints them, under the web processes (whose CPU they split)
 THREAD_KINDS = (WEB_LOOP, *WEB_THREADS.values(), WEB_OTHER)
@@ -436,11 +437,13 @@ def _thread_ticks(pids) -> dict[str, dict[tuple[int, int], int]]:
     return found
 
 
-def _machine_ticks() -> tuple[int, int]:
-    """(busy, total) ticks of the whole machine since boot."""
+def _machine_ticks() -> tuple[int, int, int]:
+    """(busy, total, stolen) ticks of the whole machine since boot. Busy counts the ticks the
+    hypervisor gave other guests while this one's CPUs had work (steal): no process is charged
+    with them, yet they are CPU time this machine did not get."""
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     idle = values[3] + values[4]
-    return sum(values) - idle, sum(values)
+    return sum(values) - idle, sum(values), values[7] if len(values) > 7 else 0
 
 
 class CpuMeter:
@@ -507,10 +510,12 @@ class CpuMeter:
             before = first["kinds"].get(kind, {})
             used[kind] = sum(t - before.get(pid, 0) for pid, t in ticks.items()) / CLK_TCK
         busy = (last["machine"][0] - first["machine"][0]) / CLK_TCK
+        stolen = (last["machine"][2] - first["machine"][2]) / CLK_TCK
         cores = os.cpu_count() or 1
         share = {kind: 100 * s / seconds for kind, s in used.items()}
         processes = sum(v for kind, v in share.items() if kind not in THREAD_KINDS)
-        share["other (not this run)"] = max(0.0, 100 * busy / seconds - processes)
+        share[STOLEN] = 100 * stolen / seconds
+        share["other (not this run)"] = max(0.0, 100 * busy / seconds - processes - share[STOLEN])
         share["whole machine"] = 100 * busy / seconds
         share["idle"] = 100 * cores - share["whole machine"]
         return share
@@ -706,6 +711,7 @@ def merge(tallies: list) -> clients.Tally:
         total.finished += tally.finished
         total.lags += tally.lags
         total.gc_pauses += tally.gc_pauses
+        total.lagged += tally.lagged
         for kind, latencies in tally.by_kind.items():
             total.by_kind.setdefault(kind, []).extend(latencies)
     total.errors = Counter({k: v for k, v in total.errors.items() if v})
@@ -724,6 +730,7 @@ def summarize(tally, seconds: float) -> dict:
         "mean": 1000 * statistics.fmean(latencies),
         "lag_p50": 1000 * _quantile(tally.lags, 0.50),
         "lag_p99": 1000 * _quantile(tally.lags, 0.99),
+        "lagged": lag_causes(tally.lagged),
         "gc": {
             generation: (
                 len(pauses),
@@ -740,6 +747,27 @@ def summarize(tally, seconds: float) -> dict:
         "frames_per_s": tally.frames / seconds,
         "errors": tally.errors,
         "notes": tally.notes,
+    }
+
+
+def lag_causes(lagged: list) -> dict:
+    """Where the load generator's lagged ticks' time went, in shares of it: its loop thread
+    running (its own callbacks), that thread waiting for a CPU, the process's other threads
+    running, and the rest (waiting for the interpreter without another thread of the process
+    running: e.g. the hypervisor's stolen time)."""
+    if not lagged:
+        return {"ticks": 0, "seconds": 0.0}
+    seconds, running, waiting, others = (sum(column) for column in zip(*lagged, strict=True))
+    shares = {
+        "loop running": running,
+        "waiting for a CPU": waiting,
+        "other threads": others,
+    }
+    shares["the rest"] = max(0.0, seconds - sum(shares.values()))
+    return {
+        "ticks": len(lagged),
+        "seconds": seconds,
+        **{name: 100 * value / seconds for name, value in shares.items()},
     }
 
 
@@ -892,6 +920,7 @@ def report(args, results: dict) -> None:
     if game:
         _report_game_details(game)
     _report_collections(args, game, bare)
+    _report_lag_causes(game, bare)
     if game and bare:
         print(
             f"{'ratio game/bare (moves/s)':30} {game['moves_per_s'] / bare['moves_per_s']:>12.3f}"
@@ -964,6 +993,23 @@ def _report_collections(args, game: dict | None, bare: dict | None) -> None:
                 for g, (n, total, longest) in r["gc"].items()
             )
             print(f"  {name}: the load generator's collections ({state}): {pauses or 'none'}")
+
+
+def _report_lag_causes(game: dict | None, bare: dict | None) -> None:
+    for r, name in ((game, "game"), (bare, "bare")):
+        if r is None:
+            continue
+        causes = r["lagged"]
+        shares = ", ".join(
+            f"{cause} {share:.0f}%"
+            for cause, share in causes.items()
+            if cause not in ("ticks", "seconds")
+        )
+        where = f"; of it {shares}" if shares else ""
+        print(
+            f"  {name}: the load generator's ticks {1000 * clients.LAGGED:.0f} ms late or more: "
+            f"{causes['ticks']}, {causes['seconds']:.1f} s{where}"
+        )
 
 
 def scale_verdict(game: dict, bare: dict | None) -> str:

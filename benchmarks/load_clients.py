@@ -76,6 +76,9 @@ class Tally:
     lags: list = field(default_factory=list)  # the process's own event-loop lag, seconds
     by_kind: dict = field(default_factory=dict)  # an action's type -> its latencies
     gc_pauses: list = field(default_factory=list)  # [generation, seconds] in the window
+    # each lagged tick's causes: [its seconds, the loop thread running, the loop thread
+    # runnable but waiting for a CPU, the process's other threads running] (``watch_lag``)
+    lagged: list = field(default_factory=list)
 
 
 class GcWatch:
@@ -93,17 +96,38 @@ class GcWatch:
 
 
 LAG_TICK = 0.01  # seconds between the loop-lag probe's wake-ups
+LAGGED = 0.02  # a tick this much late has its causes kept (``Tally.lagged``)
+
+
+def loop_thread_times() -> tuple[float, float, float]:
+    """(the calling thread's seconds running, its seconds runnable but waiting for a CPU, the
+    process's CPU seconds): Linux's scheduler statistics of the thread, which tell a loop
+    busy with its own work from one starved of a CPU. Zeros where the kernel has none."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as stats:
+            running, waiting = stats.read().split()[:2]
+    except (OSError, ValueError):
+        return 0.0, 0.0, time.process_time()
+    return int(running) / 1e9, int(waiting) / 1e9, time.process_time()
 
 
 async def watch_lag(tally: Tally, window: "Window") -> None:
     """Sample how late this process's event loop wakes a task: a frame that reached the
     socket waits that long before the client reads it. Remote clients would not add it, so it
-    says how much of a latency is the load generator's own share of the machine."""
+    says how much of a latency is the load generator's own share of the machine. A tick late
+    by ``LAGGED`` or more also keeps where its time went (``Tally.lagged``): the loop's own
+    callbacks, a wait for a CPU (the machine oversubscribed), or the process's other threads
+    (the REST calls' pool holding the interpreter)."""
     while not window.over():
-        asked = time.monotonic()
+        asked, before = time.monotonic(), loop_thread_times()
         await asyncio.sleep(LAG_TICK)
+        woke, after = time.monotonic(), loop_thread_times()
         if window.inside(time.time()):
-            tally.lags.append(time.monotonic() - asked - LAG_TICK)
+            lag = woke - asked - LAG_TICK
+            tally.lags.append(lag)
+            if lag >= LAGGED:
+                running, waiting, process = (a - b for a, b in zip(after, before, strict=True))
+                tally.lagged.append([woke - asked, running, waiting, max(0.0, process - running)])
 
 
 class Window:

@@ -58,6 +58,45 @@ def test_the_load_generator_samples_its_own_loop_lag_inside_the_window_only():
     assert load.summarize(tally, 0.3)["lag_p99"] >= 20
 
 
+def test_a_lagged_tick_keeps_the_loop_s_own_work_as_its_cause():
+    import asyncio
+    import time
+
+    from benchmarks import load_clients
+
+    now = time.time()
+    tally = load_clients.Tally()
+    window = load_clients.Window([now, now + 0.3])
+
+    async def spin_then_watch():
+        watcher = asyncio.create_task(load_clients.watch_lag(tally, window))
+        await asyncio.sleep(0.05)
+        started = time.thread_time()
+        while time.thread_time() - started < 0.05:  # 50 ms of the loop's own CPU
+            pass
+        await watcher
+
+    asyncio.run(spin_then_watch())
+    spun = [tick for tick in tally.lagged if tick[1] >= 0.045]
+    assert spun, tally.lagged  # the tick the loop spun through counts its running time
+    causes = load.lag_causes(tally.lagged)
+    assert causes["ticks"] == len(tally.lagged)
+    assert causes["loop running"] > 0
+    shares = [v for k, v in causes.items() if k not in ("ticks", "seconds")]
+    assert abs(sum(shares) - 100) < 1e-6 or causes["the rest"] == 0
+
+
+def test_lag_causes_are_shares_of_the_lagged_time():
+    causes = load.lag_causes([[0.1, 0.02, 0.05, 0.01], [0.1, 0.08, 0.0, 0.0]])
+    assert causes["ticks"] == 2
+    assert causes["seconds"] == 0.2
+    assert round(causes["loop running"]) == 50
+    assert round(causes["waiting for a CPU"]) == 25
+    assert round(causes["other threads"]) == 5
+    assert round(causes["the rest"]) == 20
+    assert load.lag_causes([]) == {"ticks": 0, "seconds": 0.0}
+
+
 def test_latencies_are_also_kept_by_the_type_of_action():
     from benchmarks import load_clients
 
