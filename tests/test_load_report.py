@@ -134,3 +134,31 @@ def test_the_load_generator_times_its_own_collections_inside_the_window():
         gc.callbacks.remove(late)
     assert len(tally.gc_pauses) == 1
     assert load.summarize(tally, 1.0)["gc"] == {2: (1, 1000 * seconds, 1000 * seconds)}
+
+
+def test_a_load_process_is_its_own_scheduling_group_at_the_client_nice():
+    """With the kernel's autogroups, a nice set on a process ranks it only inside its
+    session: the load process starts its own, and gives that group the nice as well."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    probe = (
+        "import json, os; from pathlib import Path; from benchmarks import load\n"
+        "load.CLIENT_NICE[0] = 5\n"
+        "async def look():\n"
+        "    group = Path('/proc/self/autogroup')\n"
+        "    return os.getsid(0) == os.getpid(), os.nice(0), "
+        "group.read_text().strip() if group.exists() else ''\n"
+        "print(json.dumps(load._run_loop(look())))\n"
+    )
+    root = Path(load.__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, capture_output=True, text=True, check=True
+    )
+    leader, nice, group = json.loads(result.stdout)
+    assert leader  # a session of its own: an autogroup of its own
+    assert nice == 5
+    if group:  # the kernel has autogroups: that group runs at the nice too
+        assert group.endswith("nice 5"), group
