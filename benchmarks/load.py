@@ -770,19 +770,12 @@ def lag_causes(lagged: list) -> dict:
     running, and the rest (waiting for the interpreter without another thread of the process
     running: e.g. the hypervisor's stolen time)."""
     if not lagged:
-        return {"ticks": 0, "seconds": 0.0}
+        return {"ticks": 0, "seconds": 0.0, "shares": {}}
     seconds, running, waiting, others = (sum(column) for column in zip(*lagged, strict=True))
-    shares = {
-        "loop running": running,
-        "waiting for a CPU": waiting,
-        "other threads": others,
-    }
-    shares["the rest"] = max(0.0, seconds - sum(shares.values()))
-    return {
-        "ticks": len(lagged),
-        "seconds": seconds,
-        **{name: 100 * value / seconds for name, value in shares.items()},
-    }
+    parts = {"loop running": running, "waiting for a CPU": waiting, "other threads": others}
+    parts["the rest"] = max(0.0, seconds - sum(parts.values()))
+    shares = {name: 100 * value / seconds for name, value in parts.items()}
+    return {"ticks": len(lagged), "seconds": seconds, "shares": shares}
 
 
 def _quantile(values: list, q: float) -> float:
@@ -1014,11 +1007,7 @@ def _report_lag_causes(game: dict | None, bare: dict | None) -> None:
         if r is None:
             continue
         causes = r["lagged"]
-        shares = ", ".join(
-            f"{cause} {share:.0f}%"
-            for cause, share in causes.items()
-            if cause not in ("ticks", "seconds")
-        )
+        shares = ", ".join(f"{cause} {share:.0f}%" for cause, share in causes["shares"].items())
         where = f"; of it {shares}" if shares else ""
         print(
             f"  {name}: the load generator's ticks {1000 * clients.LAGGED:.0f} ms late or more: "
