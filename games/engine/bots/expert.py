@@ -245,9 +245,9 @@ def candidates(bot: Hard, view: dict, prior: dict) -> list:
     ranked.sort(key=lambda x: -x[0])
     out = [a for _, a in ranked[:4]]
     out += _draws(bot, by.get("draw_card", ()))
-    # new tickets only when the hard bot wants them (its prior): offered whenever legal, and
-    # with the choice in play searched too, the draw gained nothing head to head against this
-    # rule (docs/benchmarks.md, stop 40: 53 of 100 games at 0.25 s, 19 of 40 at 1 s)
+    # new tickets only when the hard bot wants them (its prior): offered whenever legal, the
+    # draw gained nothing head to head against this rule (docs/benchmarks.md, stop 40: 53 of
+    # 100 games at 0.25 s; at 1 s, with the choice in play searched too, 19 of 40)
     for kind in ("pay_tunnel", "decline_tunnel", "pass"):
         if kind == "pay_tunnel" and by.get(kind):
             out.append(bot.best_payment(by[kind], bot.plan().routes))
