@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import games.engine as E
-from games.engine.bots import expert_world, planner, rollout
+from games.engine.bots import expert, expert_world, planner, rollout
 from games.engine.bots.hard import HARD
 from games.engine.bots.knowledge import read
 from tests.engine.test_expert_bot import RULESETS, play
@@ -132,3 +132,72 @@ def test_the_worlds_favour_tickets_the_other_seats_routes_serve():
         pool = len(state.board.tickets) - len(state.tickets[0])
         uniform += len(held) * len(held) / pool
     assert hits > 2 * uniform
+
+
+def _turns_of_seat_one(seed: int):
+    """States of a 2-player Classic game between hard bots where seat 1 is to take a turn."""
+    for state, seat, _, _, _ in play("europe", "classic", None, 2, seed):
+        if state.phase == "turn" and seat == 1:
+            yield state
+
+
+def test_a_seats_replies_are_legal_turns_the_policys_first_with_a_block_when_it_has_one():
+    """The expert searches the next seat's reply among ``rollout.replies``: each is a legal
+    turn of that seat, the policy's own comes first, and when that seat can pay for a route
+    of the searching seat's plan, one reply claims such a route."""
+    met = blocked = 0
+    for state in _turns_of_seat_one(21):
+        plans = rollout.plans_for(state)
+        legal = E.legal_actions(state, 1)
+        options = rollout.replies(state, 1, plans, 0, random.Random(3))
+        first = rollout.choose(state, 1, plans[1], random.Random(3))
+        assert next(iter(options.values())) == first
+        assert all(a in legal for a in options.values()), options
+        assert all(rollout.reply_key(a) == k for k, a in options.items())
+        can_block = {a["route"] for a in legal if a["type"] == "claim_route"} & {
+            state.board.routes[r].id for r in plans[0]
+        }
+        if can_block:
+            blocked += 1
+            assert any(a["type"] == "claim_route" and a["route"] in can_block
+                       for a in options.values())  # fmt: skip
+        met += 1
+    assert met > 10 and blocked  # the game met both kinds of turn
+
+
+def test_the_search_tries_each_reply_once_then_the_one_best_for_the_replying_seat():
+    """``expert._reply`` (UCB1 over the replying seat's own reward): a reply not yet tried
+    comes first; once all were, the one with the clearly best mean for that seat."""
+    state = next(s for s in _turns_of_seat_one(22) if s.turn >= 10)
+    plans = rollout.plans_for(state)
+    options = rollout.replies(state, 1, plans, 0, random.Random(4))
+    assert len(options) >= 2
+    keys = list(options)
+
+    def reply(node: dict, seat: int = 0, copy=None):
+        copy = E.clone(state) if copy is None else copy
+        return expert._reply(copy, [set(p) for p in plans], seat, node, random.Random(4))
+
+    # all but the last tried, each at a mean of 0.5 for seat 1: the last comes next
+    assert reply({k: [5, 2.5] for k in keys[:-1]}) == (1, keys[-1])
+    best = keys[-1]
+    node = {k: [50, 10.0] for k in keys} | {best: [50, 45.0]}  # 0.2 each, the last 0.9
+    copy = E.clone(state)
+    assert reply(node, copy=copy) == (1, best)
+    assert E.to_json(copy) != E.to_json(state)  # the reply was played in the copy
+    # no reply when the searching seat itself moves next (its second card, say)
+    assert reply(node, seat=1) is None
+
+
+def test_at_four_players_the_replies_are_rolled_out():
+    """At 4 players the next seat is one of three others: searching its reply lost head to
+    head (docs/benchmarks.md, stop 41), so ``_reply`` leaves that turn to the rollout."""
+    state = E.new_game(seats=4, seed=6)
+    while state.phase == "setup":
+        seat = E.current_seats(state)[0]
+        E.apply_action(state, seat, E.legal_actions(state, seat)[0])
+    other = (E.current_seats(state)[0] + 1) % 4  # a seat that is not the one to move
+    plans = [set(p) for p in rollout.plans_for(state)]
+    before = E.to_json(state)
+    assert expert._reply(state, plans, other, {}, random.Random(1)) is None
+    assert E.to_json(state) == before

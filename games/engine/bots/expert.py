@@ -10,15 +10,24 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   cards short); a face-up draw per colour, the blind draw; the hard bot's own choice (the
   only way tickets or a station are searched). Hundreds of payment variants become a
   handful; at most ``MAX_CANDIDATES``, the hard bot's choice first.
-- *playout*: a candidate applied to a fresh clone of one world, then the game played to
-  its final scoring by every seat following its plan (``rollout``: 20-40 microseconds a
-  decision, against about a millisecond for the hard bot, so a playout can go to the end,
-  where the world's result is exact: tickets finished or failed, the longest path, a planned
-  route taken by another seat, the end's timing). Its *reward* is the final margin squashed
-  into 0..1 (``expert_world.reward``).
-- *search*: determinized flat Monte-Carlo with sequential halving. Each round samples one
-  world and plays every surviving candidate in it with the same rollout seed (common random
-  numbers: candidates are compared on equal luck); after rounds ``FIRST_CUT``, twice that,
+- *reply* (2 players): the next seat's turn after a candidate (and after the seat's own steps that
+  follow it: a second card, a tunnel's payment) is searched, not rolled out: per candidate,
+  a small tree of that seat's replies over the worlds (``rollout.replies``: the policy's
+  turn, a claim that blocks this seat's plan, the longest claim it pays, the blind draw),
+  each world's reply chosen by UCB1 on that seat's own reward so far. As worlds add up,
+  the candidate's value moves from the policy's reply towards that seat's best one (2
+  players at 0.25 s, against the replies rolled out, on the same deals: 42 of 60 games;
+  at 4 players 14 of 40, so there the replies are rolled out: docs/benchmarks.md, stop 41).
+- *playout*: a candidate applied to a fresh clone of one world, the reply searched, then
+  the game played to its final scoring by every seat following its plan (``rollout``:
+  20-40 microseconds a decision, against about a millisecond for the hard bot, so a
+  playout can go to the end, where the world's result is exact: tickets finished or
+  failed, the longest path, a planned route taken by another seat, the end's timing). Its
+  *reward* is the final margin squashed into 0..1 (``expert_world.reward``).
+- *search*: determinized Monte-Carlo over the candidates (their replies in trees, above)
+  with sequential halving. Each round samples one world and plays every surviving
+  candidate in it with the same rollout seed (common random numbers: candidates are
+  compared on equal luck); after rounds ``FIRST_CUT``, twice that,
   ... the worse half is dropped (never the hard bot's choice). It stops at the budget:
   ``budget`` seconds of this thread's CPU time, or ``playouts`` playouts (reproducible: the
   tests use it); a round the budget cuts short is not counted.
@@ -56,7 +65,7 @@ import random
 import time
 
 from .. import phases
-from ..actions import apply_action, current_seats, legal_actions
+from ..actions import apply_action, apply_trusted, current_seats, legal_actions
 from ..views import view_for
 from . import expert_world as world
 from . import rollout
@@ -74,6 +83,12 @@ PRIOR_EDGE = 0.0
 TICKET_CANDIDATES = 12
 FIRST_CUT = 4  # rounds before the halving first drops candidates (then at 8, 16, ...)
 WALL_FACTOR = 3.0  # a decision also stops after this many times its budget of wall time
+# the next seat's reply is searched at tables of this many seats (at 4 players, where it is
+# one of three others, the search with it finished above the one without in 14 of 40 games
+# at 0.25 s: docs/benchmarks.md, stop 41); UCB1's exploration weight (rewards are 0..1)
+REPLY_SEATS = 2
+REPLY_EXPLORATION = 0.5
+OWN_STEPS = 8  # the seat's own steps after a candidate, a safety net (a turn takes 1 or 2)
 
 
 _budget = [DEFAULT_BUDGET]  # this process's budget per decision (``set_budget``)
@@ -151,6 +166,7 @@ def _search(view, cands, stats, rng, budget, playouts) -> None:
     start, wall = time.thread_time(), time.perf_counter()
     limit = float("inf") if playouts is None else playouts
     alive = list(range(len(cands)))
+    replies: list[dict] = [{} for _ in cands]  # per candidate: the next seat's replies
     done = rounds = 0
     while done + len(alive) <= limit:
         base = world.determinize(view, rng)
@@ -160,7 +176,7 @@ def _search(view, cands, stats, rng, budget, playouts) -> None:
         plans = rollout.plans_for(base)  # each seat's, once per world
         results = []
         for i in alive:
-            results.append((i, *_playout(base, plans, cands[i], seat, roll)))
+            results.append((i, *_playout(base, plans, cands[i], seat, roll, replies[i])))
             if _spent(start, wall, budget) and len(results) < len(alive):
                 return  # a round counts whole or not at all: survivors compare on equal luck
         base_reward = results[0][1]  # the prior's (index 0, always alive and first)
@@ -200,16 +216,55 @@ def _spent(start: float, wall: float, budget) -> bool:
     return cpu >= budget or time.perf_counter() - wall >= WALL_FACTOR * budget
 
 
-def _playout(base, plans: list, action: dict, seat: int, roll: int) -> tuple[float, float]:
-    """A candidate played in a clone of ``base``, then the game to its end by every seat's
+def _playout(
+    base, plans: list, action: dict, seat: int, roll: int, node: dict
+) -> tuple[float, float]:
+    """A candidate played in a clone of ``base``, the seat's own steps after it (a second
+    card, a tunnel's payment) by the policy, the next seat's reply searched (``node``: the
+    candidate's reply statistics, see ``_reply``), then the game to its end by every seat's
     plan (``rollout``): (reward, margin) of the final scores."""
     state = world.clone(base)
     plans = [set(p) for p in plans]
     apply_action(state, seat, action)
     rng = random.Random(roll)
     rollout.after(state, plans, seat, action)
+    steps = 0
+    while state.phase != phases.OVER and current_seats(state)[0] == seat and steps < OWN_STEPS:
+        own = rollout.choose(state, seat, plans[seat], rng)
+        apply_trusted(state, seat, own)
+        rollout.after(state, plans, seat, own)
+        steps += 1
+    replied = _reply(state, plans, seat, node, rng)
     rollout.play_out(state, plans, rng)
-    return world.reward(world.values(state), seat)
+    values = world.values(state)
+    if replied is not None:
+        who, key = replied
+        row = node.setdefault(key, [0, 0.0])
+        row[0] += 1
+        row[1] += world.reward(values, who)[0]
+    return world.reward(values, seat)
+
+
+def _reply(state, plans: list, seat: int, node: dict, rng) -> tuple[int, tuple] | None:
+    """The next seat's turn, if it is another's: chosen among ``rollout.replies`` by UCB1 on
+    that seat's own reward in the earlier worlds of this candidate (``node``: reply key ->
+    [visits, reward sum]; a reply not yet tried first). Returns (that seat, the reply's
+    key), or None when no other seat's turn comes next (or the table is not of
+    ``REPLY_SEATS``)."""
+    if state.phase != phases.TURN or state.n != REPLY_SEATS:
+        return None
+    who = current_seats(state)[0]
+    if who == seat:
+        return None
+    options = rollout.replies(state, who, plans, seat, rng)
+    key = next((k for k in options if k not in node), None)
+    if key is None:
+        explore = REPLY_EXPLORATION * math.sqrt(math.log(sum(node[k][0] for k in options)))
+        key = max(options, key=lambda k: node[k][1] / node[k][0] + explore / math.sqrt(node[k][0]))
+    reply = options[key]
+    apply_trusted(state, who, reply)
+    rollout.after(state, plans, who, reply)
+    return who, key
 
 
 # --- which actions to search ------------------------------------------------------------------

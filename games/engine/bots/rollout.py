@@ -108,6 +108,37 @@ def after(state, plans: list, who: int, action: dict) -> None:
         plans[who] = plan_for(state, who)
 
 
+def replies(state, seat: int, plans: list, target: int, rng) -> dict:
+    """A few turns ``seat`` may play now, for the expert to search as its reply to ``target``
+    (keyed by ``reply_key``, the policy's first): the policy's own, a claim of a route of
+    ``target``'s plan (the longest it pays: a block), the longest route it pays at all, and
+    the blind draw."""
+    first = choose(state, seat, plans[seat], rng)
+    out = {reply_key(first): first}
+    board = state.board
+    blocking = sorted(plans[target], key=_minus_length(board).__getitem__)
+    for order in (blocking, _by_length(board)):
+        claim = _claim(state, seat, order)
+        if claim is not None:
+            out.setdefault(reply_key(claim), claim)
+    for draw in draw_actions(state, False):
+        if draw["source"] == "deck":
+            out.setdefault(reply_key(draw), draw)
+            break
+    return out
+
+
+def reply_key(action: dict) -> tuple:
+    """What makes two worlds' replies the same move: the route claimed (whatever the
+    payment), the card drawn, else the kind of action."""
+    kind = action["type"]
+    if kind == "claim_route":
+        return (kind, action["route"])
+    if kind == "draw_card":
+        return (kind, action["source"], action.get("color"))
+    return (kind,)
+
+
 def choose(state, seat: int, plan: set, rng) -> dict:
     """The policy's action for ``seat`` (see module docstring)."""
     phase = state.phase
