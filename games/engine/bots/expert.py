@@ -10,14 +10,14 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   cards short); a face-up draw per colour, the blind draw; the hard bot's own choice (the
   only way tickets or a station are searched). Hundreds of payment variants become a
   handful; at most ``MAX_CANDIDATES``, the hard bot's choice first.
-- *reply* (2 players): the next seat's turn after a candidate (and after the seat's own steps that
-  follow it: a second card, a tunnel's payment) is searched, not rolled out: per candidate,
-  a small tree of that seat's replies over the worlds (``rollout.replies``: the policy's
-  turn, a claim that blocks this seat's plan, the longest claim it pays, the blind draw),
-  each world's reply chosen by UCB1 on that seat's own reward so far. As worlds add up,
-  the candidate's value moves from the policy's reply towards that seat's best one (2
-  players at 0.25 s, against the replies rolled out, on the same deals: 42 of 60 games;
-  at 4 players 14 of 40, so there the replies are rolled out: docs/benchmarks.md, stop 41).
+- *reply* (2 players): the next seat's turn after a candidate (and after the seat's own
+  steps that follow it: a second card, a tunnel's payment) is searched, not rolled out: per
+  candidate, a small tree of that seat's replies over the worlds (``rollout.replies``: the
+  policy's turn, a claim that blocks this seat's plan, the longest claim it pays, the blind
+  draw), each world's reply chosen by UCB1 on that seat's own reward so far. As worlds add
+  up, the candidate's value moves from the policy's reply towards that seat's best one (2
+  players at 0.25 s, against the replies rolled out, on the same deals: 65 of 100 games; at
+  4 players 14 of 40, so there the replies are rolled out: docs/benchmarks.md, stop 41).
 - *playout*: a candidate applied to a fresh clone of one world, the reply searched, then
   the game played to its final scoring by every seat following its plan (``rollout``:
   20-40 microseconds a decision, against about a millisecond for the hard bot, so a
