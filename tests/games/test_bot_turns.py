@@ -65,8 +65,8 @@ def test_the_web_process_that_made_a_move_plays_the_bot_after_the_delay(game, ca
         await database_sync_to_async(player_moves)(game, cast["alice"])  # keeps tickets
         after_alice = await database_sync_to_async(_version)(game.pk)
         started = time.monotonic()
-        # The bound only ends a wait that would never end: a clean-clone CI on a busy machine
-        # once saw no move within 10 s (stop 45), so it is wide, and a failure tells its story.
+        # The bound only ends a wait that would never end: the CI on a busy machine
+        # once saw no move within 10 s (after stop 40), so it is wide; a failure tells its story.
         while await database_sync_to_async(_version)(game.pk) == after_alice:
             if time.monotonic() - started > 60:
                 story = await database_sync_to_async(_story)(game.pk)

@@ -230,9 +230,7 @@ def _playout(
     rollout.after(state, plans, seat, action)
     steps = 0
     while state.phase != phases.OVER and current_seats(state)[0] == seat and steps < OWN_STEPS:
-        own = rollout.choose(state, seat, plans[seat], rng)
-        apply_trusted(state, seat, own)
-        rollout.after(state, plans, seat, own)
+        rollout.step(state, plans, seat, rng)
         steps += 1
     replied = _reply(state, plans, seat, node, rng)
     rollout.play_out(state, plans, rng)

@@ -75,12 +75,16 @@ def play_out(state, plans: list, rng, max_steps: int = MAX_STEPS) -> int:
     to the end of the game or ``max_steps`` decisions; return the decisions made."""
     steps = 0
     while state.phase != phases.OVER and steps < max_steps:
-        who = current_seats(state)[0]
-        action = choose(state, who, plans[who], rng)
-        apply_trusted(state, who, action)
+        step(state, plans, current_seats(state)[0], rng)
         steps += 1
-        after(state, plans, who, action)
     return steps
+
+
+def step(state, plans: list, who: int, rng) -> None:
+    """One decision of ``who`` by the policy, played in ``state``, ``plans`` kept."""
+    action = choose(state, who, plans[who], rng)
+    apply_trusted(state, who, action)
+    after(state, plans, who, action)
 
 
 def after(state, plans: list, who: int, action: dict) -> None:
