@@ -81,6 +81,7 @@ def _mark(kind: str, x: float, y: float, color: str) -> str:
 
 WIDTH, HEIGHT, TOP, BOTTOM = 940, 340, 40, 290
 PANELS = {2: (50, 470), 4: (530, 930)}  # players -> the panel's left and right x
+LEGEND_COLUMNS, LEGEND_LINE = 2, 16  # the legend's entries per line (under each panel), px a line
 
 
 def _y(rate: float) -> float:
@@ -154,22 +155,23 @@ def svg(rows: list[dict]) -> str:
     """The chart (see module docstring) as an SVG document."""
     codes = sorted({r["code"] for r in rows})
     style = {s: (PALETTE[i % len(PALETTE)], MARKS[i % len(MARKS)]) for i, s in enumerate(codes)}
+    height = HEIGHT + LEGEND_LINE * ((len(codes) - 1) // LEGEND_COLUMNS)  # a line per two codes
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}"'
-        f' viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="11">',
-        f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}"'
+        f' viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="11">',
+        f'<rect width="{WIDTH}" height="{height}" fill="white"/>',
     ]
     out += _frame(PANELS[2], "2 players, expert against hard", [(0.65, "target 65%")])
     out += _curves(rows, 2, style)
     four = [(0.40, "target 40%"), (0.25, "par 25%")]
     out += _frame(PANELS[4], "4 players, expert against three hard", four)
     out += _curves(rows, 4, style)
-    x = PANELS[2][0]  # the legend: one entry per stop's code
-    for code, (color, mark) in style.items():
+    for i, (code, (color, mark)) in enumerate(style.items()):  # the legend: one per code
         note = next(r["note"] for r in rows if r["code"] == code)
-        out.append(_mark(mark, x + 4, HEIGHT - 10, color))
-        out.append(f'<text x="{x + 12}" y="{HEIGHT - 6}">code of stop {code}: {note}</text>')
-        x += 250
+        x = PANELS[2 if i % LEGEND_COLUMNS == 0 else 4][0]
+        y = HEIGHT + LEGEND_LINE * (i // LEGEND_COLUMNS)
+        out.append(_mark(mark, x + 4, y - 10, color))
+        out.append(f'<text x="{x + 12}" y="{y - 6}">code of stop {code}: {note}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
