@@ -56,3 +56,19 @@ def test_the_chart_has_a_mark_per_run_and_a_line_per_code_and_player_count():
         )
     labels = [e.text for e in root.iter(f"{SVG}text")]
     assert "target 65%" in labels and "target 40%" in labels and "par 25%" in labels
+
+
+def test_the_legend_keeps_each_code_under_a_panel_inside_the_chart():
+    """Two legend entries a line, one under each panel, the chart as tall as its lines (four
+    codes in one line ran past the right edge)."""
+    chart = load()
+    rows = chart.runs()
+    root = ET.fromstring(chart.svg(rows))
+    height = float(root.get("height"))
+    entries = [e for e in root.iter(f"{SVG}text") if (e.text or "").startswith("code of stop")]
+    codes = sorted({r["code"] for r in rows})
+    assert [e.text.split(":")[0] for e in entries] == [f"code of stop {c}" for c in codes]
+    starts = {float(e.get("x")) for e in entries}
+    assert starts == {chart.PANELS[2][0] + 12, chart.PANELS[4][0] + 12} or len(codes) == 1
+    lines = sorted({float(e.get("y")) for e in entries})
+    assert len(lines) == (len(codes) + 1) // 2 and all(chart.BOTTOM < y < height for y in lines)
