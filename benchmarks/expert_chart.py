@@ -81,7 +81,7 @@ def _mark(kind: str, x: float, y: float, color: str) -> str:
 
 WIDTH, HEIGHT, TOP, BOTTOM = 940, 340, 40, 290
 PANELS = {2: (50, 470), 4: (530, 930)}  # players -> the panel's left and right x
-LEGEND_COLUMNS, LEGEND_LINE = 2, 16  # the legend's entries per line (under each panel), px a line
+LEGEND_LINE = 16  # px between the legend's lines (two entries a line, one under each panel)
 
 
 def _y(rate: float) -> float:
@@ -155,7 +155,7 @@ def svg(rows: list[dict]) -> str:
     """The chart (see module docstring) as an SVG document."""
     codes = sorted({r["code"] for r in rows})
     style = {s: (PALETTE[i % len(PALETTE)], MARKS[i % len(MARKS)]) for i, s in enumerate(codes)}
-    height = HEIGHT + LEGEND_LINE * ((len(codes) - 1) // LEGEND_COLUMNS)  # a line per two codes
+    height = HEIGHT + LEGEND_LINE * ((len(codes) - 1) // 2)  # a legend line per two codes
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}"'
         f' viewBox="0 0 {WIDTH} {height}" font-family="sans-serif" font-size="11">',
@@ -168,8 +168,9 @@ def svg(rows: list[dict]) -> str:
     out += _curves(rows, 4, style)
     for i, (code, (color, mark)) in enumerate(style.items()):  # the legend: one per code
         note = next(r["note"] for r in rows if r["code"] == code)
-        x = PANELS[2 if i % LEGEND_COLUMNS == 0 else 4][0]
-        y = HEIGHT + LEGEND_LINE * (i // LEGEND_COLUMNS)
+        line, right = divmod(i, 2)
+        x = PANELS[4 if right else 2][0]
+        y = HEIGHT + LEGEND_LINE * line
         out.append(_mark(mark, x + 4, y - 10, color))
         out.append(f'<text x="{x + 12}" y="{y - 6}">code of stop {code}: {note}</text>')
     out.append("</svg>")
