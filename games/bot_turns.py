@@ -3,8 +3,9 @@
 A bot's move used to be a Celery task for every move. Measured with ``benchmarks/load.py``
 (200 tables, 2 bots each), queueing it cost the web process about 1.2 ms of CPU per move and
 the worker as much again as the move itself, and a bot's turn waited 1.6 s (p50) in the
-queue. When the move before the bot's was committed by a web server thread (one that asgiref's
-``SyncToAsync`` started, so it knows its process's event loop), that loop now waits
+queue. When the move before the bot's was committed by a web server thread (one its process's
+event loop handed the call: ``ttr_site.pools.run_in`` or asgiref's ``SyncToAsync``, so it knows
+that loop), that loop now waits
 ``BOT_MOVE_DELAY`` and plays the bot in its thread pool. Anywhere else (a Celery task, the
 deadline sweep, a command, a test without a loop) the move goes to Celery as before.
 
@@ -21,7 +22,6 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import SyncToAsync, sync_to_async
-from channels.db import database_sync_to_async
 from django.conf import settings
 
 from ttr_site import pools
@@ -47,7 +47,8 @@ _running: set[asyncio.Task] = set()
 
 
 def web_loop() -> asyncio.AbstractEventLoop | None:
-    """The running event loop of this web process, if the calling thread was started by it."""
+    """The running event loop of this web process, if the calling thread was handed its work
+    by it (a move by ``ttr_site.pools.run_in``, any other call by ``sync_to_async``)."""
     local = SyncToAsync.threadlocal
     if getattr(local, "main_event_loop_pid", None) != os.getpid():
         return None
@@ -81,9 +82,7 @@ async def _play(game_id: int, version: int) -> None:
     try:
         # Not thread_sensitive: like a player's move, a bot's waits on the database for most
         # of its time and must not hold up the other sockets of this process.
-        await database_sync_to_async(_play_move, thread_sensitive=False, executor=_pool())(
-            game_id=game_id, expected_version=version
-        )
+        await pools.run_in(_pool(), _play_move, game_id=game_id, expected_version=version)
     except Exception:
         # The database or Redis went away mid-move: nothing was committed. Celery retries
         # with backoff (and the sweep is behind it).

@@ -35,7 +35,7 @@ from games.models import ChatMessage, Game, Table
 from games.presenters import table_summary
 from games.reasons import reason_message
 from games.view_stream import HOLD_SECONDS, ViewStream  # noqa: F401 (HOLD_SECONDS: tests)
-from ttr_site import fanout
+from ttr_site import fanout, pools
 from ttr_site.i18n import scope_language
 from ttr_site.outages import MESSAGES as OUTAGE_MESSAGES
 from ttr_site.outages import service_down
@@ -283,14 +283,13 @@ class TableConsumer(ViewStream, JsonFrameConsumer):
         if game_id is None:
             raise GameError("game_not_running")
         try:
-            # Not thread_sensitive: a move waits on PostgreSQL and Redis for most of its time,
-            # and on the one shared database thread every socket of this process would wait
-            # behind it. Moves of one table still go one at a time (each written only if the
-            # game is still as it read it: games.storage.store_move).
-            submit = database_sync_to_async(
-                _submit_limited, thread_sensitive=False, executor=_move_threads()
-            )
-            await submit(
+            # In the moves' own threads, not the one shared database thread: a move waits on
+            # PostgreSQL and Redis for most of its time, and there every socket of this
+            # process would wait behind it. Moves of one table still go one at a time (each
+            # written only if the game is still as it read it: games.storage.store_move).
+            await pools.run_in(
+                _move_threads(),
+                _submit_limited,
                 game_id=game_id,
                 user=self.user,
                 action=content.get("action"),

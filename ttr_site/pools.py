@@ -17,11 +17,17 @@ the kernel, where ``top -H``, ``ps -L`` and ``/proc`` show it: ``benchmarks/load
 web process's CPU between its event loop, the players' moves and the bots' moves by it.
 """
 
+import asyncio
+import functools
 import logging
 import os
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import SyncToAsync
+from django.db import close_old_connections
+from django.utils import translation
 
 log = logging.getLogger(__name__)
 
@@ -83,3 +89,34 @@ def shutdown() -> None:
         _pools.clear()
     for executor in stopping:
         executor.shutdown(wait=True)
+
+
+async def run_in(executor: ThreadPoolExecutor, fn, /, **kwargs):
+    """``fn(**kwargs)`` in a thread of ``executor``, awaited: for the moves, the hottest calls
+    of a web process. The call gets what Channels' ``database_sync_to_async`` gives one: this
+    thread's stale database connections closed before and after, the caller's language
+    active, and the calling loop where asgiref looks for it (``async_to_sync`` inside runs
+    there: embedded mode's pushes; ``games.bot_turns`` schedules the bot after a move on it).
+    It is not wrapped in asgiref's ``SyncToAsync``, whose per-call context work (every
+    context variable copied into the thread and back, a shielded future) cost about 7% of
+    the machine's CPU a move under ``benchmarks/load.py`` (docs/benchmarks.md, stop 44). So
+    ``fn`` sees no other context variable of the caller, and any it sets stays in its thread:
+    nothing on the move path reads or sets one. A caller cancelled while it waits stops
+    waiting; the call itself runs to its end (its write is kept, as a move the socket closed
+    on would be)."""
+    loop = asyncio.get_running_loop()
+    language = translation.get_language()
+    call = functools.partial(_handed_call, loop, language, fn, kwargs)
+    return await loop.run_in_executor(executor, call)
+
+
+def _handed_call(loop, language, fn, kwargs):
+    local = SyncToAsync.threadlocal  # what SyncToAsync tells a thread about its caller
+    local.main_event_loop, local.main_event_loop_pid = loop, os.getpid()
+    close_old_connections()
+    try:
+        with translation.override(language):
+            return fn(**kwargs)
+    finally:
+        close_old_connections()
+        local.main_event_loop = None

@@ -17,6 +17,7 @@ from django.db import connection
 from games import bot_turns, services
 from games.models import Game
 from tests.games.moving import player_moves
+from ttr_site import pools
 from ttr_site.celery import app as celery_app
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -57,12 +58,28 @@ def _story(game_id: int) -> str:
     return f"steps (seq, seat, by bot, action): {told}; waiting here: {list(bot_turns._waiting)}"
 
 
-def test_the_web_process_that_made_a_move_plays_the_bot_after_the_delay(game, cast, settings):
+def _in_move_threads(fn):
+    """``fn`` made as a socket makes a player's move: in the moves' pool (``pools.run_in``)."""
+    from games.consumers import _move_threads
+
+    async def call(*args):
+        return await pools.run_in(_move_threads(), lambda: fn(*args))
+
+    return call
+
+
+@pytest.mark.parametrize(
+    "handed", [_in_move_threads, database_sync_to_async], ids=["socket", "sync_to_async"]
+)
+def test_the_web_process_that_made_a_move_plays_the_bot_after_the_delay(
+    game, cast, settings, handed
+):
     settings.BOT_MOVE_DELAY = 0.2
 
     async def scenario():
-        # A player's move, made in a thread of this event loop as a socket or view makes it.
-        await database_sync_to_async(player_moves)(game, cast["alice"])  # keeps tickets
+        # A player's move, made in a thread of this event loop as a socket makes it (or a
+        # view, or any other sync_to_async call).
+        await handed(player_moves)(game, cast["alice"])  # keeps tickets
         after_alice = await database_sync_to_async(_version)(game.pk)
         started = time.monotonic()
         # The bound only ends a wait that would never end: the CI on a busy machine

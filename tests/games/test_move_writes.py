@@ -298,7 +298,8 @@ def test_a_move_in_time_is_two_statements_the_read_and_the_write(game, cast):
 
 def _kept_connection():
     """This thread's connection, kept from an earlier use and due for Django's health check,
-    as it is at the start of every ``database_sync_to_async`` call (``close_old_connections``)."""
+    as it is at the start of every move handed to its thread (``ttr_site.pools.run_in``) and
+    of every ``database_sync_to_async`` call: ``close_old_connections``."""
     from django.db import close_old_connections, connection
 
     Game.objects.exists()
