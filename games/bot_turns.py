@@ -80,8 +80,9 @@ def _start(key: tuple[int, int]) -> None:
 
 async def _play(game_id: int, version: int) -> None:
     try:
-        # Not thread_sensitive: like a player's move, a bot's waits on the database for most
-        # of its time and must not hold up the other sockets of this process.
+        # In the bots' own threads, not the one shared database thread: like a player's move,
+        # a bot's waits on the database for most of its time and must not hold up the other
+        # sockets of this process.
         await pools.run_in(_pool(), _play_move, game_id=game_id, expected_version=version)
     except Exception:
         # The database or Redis went away mid-move: nothing was committed. Celery retries

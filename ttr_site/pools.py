@@ -98,12 +98,12 @@ async def run_in(executor: ThreadPoolExecutor, fn, /, **kwargs):
     active, and the calling loop where asgiref looks for it (``async_to_sync`` inside runs
     there: embedded mode's pushes; ``games.bot_turns`` schedules the bot after a move on it).
     It is not wrapped in asgiref's ``SyncToAsync``, whose per-call context work (every
-    context variable copied into the thread and back, a shielded future) cost about 7% of
-    the machine's CPU a move under ``benchmarks/load.py`` (docs/benchmarks.md, stop 44). So
-    ``fn`` sees no other context variable of the caller, and any it sets stays in its thread:
-    nothing on the move path reads or sets one. A caller cancelled while it waits stops
-    waiting; the call itself runs to its end (its write is kept, as a move the socket closed
-    on would be)."""
+    context variable copied into the thread and back, a shielded future) costs 40-70 us of
+    CPU a call more: a few percent of a move's CPU under ``benchmarks/load.py``
+    (docs/benchmarks.md, stop 44). So ``fn`` sees no other context variable of the caller,
+    and any it sets stays in its thread: nothing on the move path reads or sets one. A
+    caller cancelled while it waits stops waiting; the call itself runs to its end (its
+    write is kept, as a move the socket closed on would be)."""
     loop = asyncio.get_running_loop()
     language = translation.get_language()
     call = functools.partial(_handed_call, loop, language, fn, kwargs)
