@@ -252,7 +252,12 @@ def game_state(game: Game, *, whole_log: bool = False):
     since ``game`` was read is not mixed in)."""
     state = engine.from_json(game.state)
     if whole_log and state.log_base:
-        events = GameEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
-        entries = [e for step in events.values_list("entries", flat=True) for e in step]
-        engine.attach_log(state, entries)
+        engine.attach_log(state, log_entries(game))
     return state
+
+
+def log_entries(game: Game) -> list:
+    """The log entries of ``game``'s events up to its version, in order (raw: secrets
+    included, for ``engine.attach_log``; a view redacts them)."""
+    events = GameEvent.objects.filter(game=game, seq__lte=game.version).order_by("seq")
+    return [e for step in events.values_list("entries", flat=True) for e in step]

@@ -28,6 +28,7 @@ from games.models import BotLevel, Game, GameEvent, Seat, Table
 from games.storage import (
     game_state,
     locked_game,
+    log_entries,
     parsed_states,
     read_game,
     seats_of,
@@ -142,7 +143,7 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
             if len(unchanged) == 3:
                 continue  # no bot decides in the game as written here: ask the row
             return False
-        view = _bot_view(state, seat)
+        view = _bot_view(game, state, seat)
         seed = game.seed ^ (expected_version * 1_000_003 + seat.position)
         action = choose_action(seat.bot_level, view, legal, seed=seed)
         try:
@@ -194,7 +195,7 @@ def _resolve_turn(game, seats, seat: Seat, state) -> None:
         and game.turn_started_at == started  # a new turn of the same seat is not overdue
         and not engine.is_terminal(state)
     ):
-        action = _timeout_action(state, seat)
+        action = _timeout_action(game, state, seat)
         _apply(game, seats, seat, state, action, timed_out=human, count_timeout=first)
         first = False
         if not human:
@@ -316,20 +317,31 @@ def _acting_seat(seats: dict[int, Seat], user, bot_seat: int | None) -> Seat:
     return seat
 
 
-def _timeout_action(state, seat: Seat) -> dict:
+def _timeout_action(game, state, seat: Seat) -> dict:
     legal = engine.legal_actions(state, seat.position)
     decline = next((a for a in legal if a["type"] == "decline_tunnel"), None)
     if decline is not None and not seat.is_bot:
         return decline
     level = seat.bot_level or BotLevel.MEDIUM
     seed = state.seed ^ engine.log_length(state)
-    return choose_action(level, _bot_view(state, seat), legal, seed=seed)
+    return choose_action(level, _bot_view(game, state, seat, level), legal, seed=seed)
 
 
-def _bot_view(state, seat: Seat) -> dict:
-    """The seat's view for a bot's choice, without the log: no bot reads it, and redacting a
-    log of hundreds of entries was the largest part of a bot's move."""
-    return engine.view_for(state, seat.position, log_since=engine.log_length(state))
+def _bot_view(game, state, seat: Seat, level: str | None = None) -> dict:
+    """The seat's view for a bot's choice. Without the log for every level but the expert:
+    they do not read it, and redacting a log of hundreds of entries was the largest part of
+    a bot's move. The expert reads the whole log, redacted for its seat, for the cards the
+    other seats are known to hold (``expert_world.known_cards``); its second of search
+    dwarfs the read of the game's events."""
+    if (level or seat.bot_level) != BotLevel.EXPERT or not state.log_base:
+        return engine.view_for(state, seat.position, log_since=engine.log_length(state))
+    whole = engine.from_json(engine.to_json(state))  # the state itself stays as it is
+    try:
+        engine.attach_log(whole, log_entries(game))
+    except ValueError:  # never seen: a bot's move must not fail for it
+        log.warning("game %s: its events do not match its state; the expert reads no log", game.pk)
+        return engine.view_for(state, seat.position, log_since=engine.log_length(state))
+    return engine.view_for(whole, seat.position)
 
 
 def _as_read(game: Game) -> tuple[int, int]:

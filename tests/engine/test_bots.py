@@ -218,8 +218,9 @@ def test_mean_interval_is_students_t():
 
 @pytest.mark.parametrize("level", ALL)
 def test_a_bot_reads_no_log(level):
-    # The site hands bots their view without the log (games.services.moves._bot_view): a log
-    # of hundreds of entries cost more to redact than the bot's choice.
+    # The site hands these bots their view without the log (games.services.moves._bot_view):
+    # a log of hundreds of entries cost more to redact than the bot's choice. The expert
+    # reads it (expert_world.known_cards), and gets it.
     for step, (state, seat) in enumerate(walk(seed=5, seats=3)):
         if step % 7:
             continue

@@ -92,6 +92,10 @@ def test_the_expert_decides_the_same_whatever_is_hidden():
         theirs = expert.evaluate(hidden_view, legal, budget=None, playouts=12, seed=step)
         assert mine == theirs
         assert expert_choice(view, legal, step) == expert_choice(hidden_view, legal, step)
+        # with the whole log, as the site and the arena hand it over (the known cards read)
+        whole, hidden_whole = E.view_for(state, seat), E.view_for(other, seat)
+        assert whole == hidden_whole and whole["log"]
+        assert expert_choice(whole, legal, step) == expert_choice(hidden_whole, legal, step)
         checked += 1
     assert checked >= 8
 
@@ -104,6 +108,37 @@ def test_a_world_agrees_with_the_view_it_was_sampled_from():
         assert E.view_for(world, seat, log_since=0) | {"log": []} == view | {"log": []}
         key = sorted(map(repr, legal))
         assert sorted(map(repr, E.legal_actions(world, seat))) == key
+
+
+@pytest.mark.parametrize(("ruleset", "variant", "options", "seats"), RULESETS[::2])
+def test_cards_known_from_the_log_are_held_and_dealt_to_their_seat(
+    ruleset, variant, options, seats
+):
+    """A card another seat took face up (or got back from a declined tunnel) and has not
+    played since is in its hand in every world; the counts never exceed the true hand,
+    whether read from the whole log or from the last stretch of it."""
+    known_somewhere = 0
+    for step, (state, seat, _, _, _) in enumerate(play(ruleset, variant, options, seats, 7)):
+        if state.phase in ("setup", "over") or step % 3:
+            continue
+        whole = E.view_for(state, seat)
+        tail = E.view_for(state, seat, log_since=max(0, E.log_length(state) - 25))
+        for view in (whole, tail):
+            known = expert_world.known_cards(view)
+            for other in range(state.n):
+                assert all(k <= h for k, h in zip(known[other], state.hands[other], strict=True))
+        known = expert_world.known_cards(whole)
+        if state.phase in ("turn", "draw2", "tunnel"):
+            world = expert_world.determinize(whole, random.Random(step))
+            for other in range(state.n):
+                if other != seat:
+                    assert all(
+                        w >= k for w, k in zip(world.hands[other], known[other], strict=True)
+                    )
+                    assert sum(world.hands[other]) == sum(state.hands[other])
+                    known_somewhere += sum(known[other])
+    assert known_somewhere > 20
+    assert expert_world.known_cards(E.view_for(state, 0, log_since=E.log_length(state))) is None
 
 
 def test_evaluate_reports_every_candidate_with_its_visits():

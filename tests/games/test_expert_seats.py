@@ -108,3 +108,48 @@ def test_bot_arena_keeps_each_game_as_it_ends_and_reports_from_the_file(tmp_path
         nowhere = str(tmp_path / "no" / "such" / "dir.jsonl")
         call_command("bot_arena", games=1, players="hard,medium", workers=1,
                      records=nowhere, stdout=StringIO())  # fmt: skip
+
+
+def test_the_expert_on_the_site_reads_the_whole_log_redacted_for_its_seat(cast, monkeypatch):
+    """The site hands the expert the whole log (``moves._bot_view``), redacted for its seat,
+    so that it knows the cards the others took face up; the other levels get none (it would
+    cost them more than their choice)."""
+    from games import engine
+    from games.engine.bots import expert as expert_bot
+    from games.engine.bots import expert_world
+    from games.models import Game
+    from games.services import moves
+    from games.storage import game_state
+    from tests.games.moving import player_moves
+
+    seen = []
+    real = moves.choose_action
+
+    def spy(level, view, legal, seed=0):
+        game = Game.objects.get(pk=game_id)
+        seen.append((level, view, engine.view_for(game_state(game, whole_log=True), 1)))
+        return real(level, view, legal, seed=seed)
+
+    monkeypatch.setattr(moves, "choose_action", spy)
+    expert_bot.set_budget(0.005)
+    try:
+        for level in ("expert", "medium"):
+            table = services.table_create(owner=cast["alice"], seat_count=2, move_seconds=60)
+            services.table_add_bot(table_id=table.pk, by=cast["alice"], level=level)
+            game = Game.objects.get(table=table)
+            game_id = game.pk
+            for _ in range(40):
+                game.refresh_from_db()
+                if 1 in engine.current_seats(engine.from_json(game.state)):
+                    services.game_bot_move(game_id=game.pk, expected_version=game.version)
+                else:
+                    player_moves(game, cast["alice"], level="hard", seed=game.version)
+    finally:
+        expert_bot.set_budget(expert_bot.DEFAULT_BUDGET)
+    experts = [(view, whole) for level, view, whole in seen if level == "expert"]
+    assert len(experts) >= 10
+    for view, whole in experts:
+        assert view == whole and view["log"][0]["seq"] == 0
+        assert not any("secret" in e for e in view["log"] if e["seat"] == 0)
+    assert any(sum(expert_world.known_cards(view)[0]) for view, _ in experts)
+    assert all(view["log"] == [] for level, view, _ in seen if level == "medium")

@@ -55,7 +55,9 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   No free depots are placed (each costs the depot bonus and gains only future takes).
 
 Only the seat's view is read: the search's worlds are sampled from it (``expert_world``),
-so the same view, legal actions and seed give the same decision whatever is hidden.
+so the same view, legal actions and seed give the same decision whatever is hidden. Its log
+is read for the cards the other seats are known to hold (``expert_world.known_cards``), so
+the site hands the expert, and no other level, its view with the whole log.
 """
 
 from __future__ import annotations
