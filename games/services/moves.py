@@ -333,8 +333,10 @@ def _bot_view(game, state, seat: Seat, level: str | None = None) -> dict:
     a bot's move. The expert reads the whole log, redacted for its seat, for the cards the
     other seats are known to hold (``expert_world.known_cards``); its second of search
     dwarfs the read of the game's events."""
-    if (level or seat.bot_level) != BotLevel.EXPERT or not state.log_base:
+    if (level or seat.bot_level) != BotLevel.EXPERT:
         return engine.view_for(state, seat.position, log_since=engine.log_length(state))
+    if not state.log_base:
+        return engine.view_for(state, seat.position)  # it holds its whole log
     whole = engine.from_json(engine.to_json(state))  # the state itself stays as it is
     try:
         engine.attach_log(whole, log_entries(game))
