@@ -333,17 +333,16 @@ def _bot_view(game, state, seat: Seat, level: str | None = None) -> dict:
     a bot's move. The expert reads the whole log, redacted for its seat, for the cards the
     other seats are known to hold (``expert_world.known_cards``); its second of search
     dwarfs the read of the game's events."""
-    if (level or seat.bot_level) != BotLevel.EXPERT:
-        return engine.view_for(state, seat.position, log_since=engine.log_length(state))
-    if not state.log_base:
-        return engine.view_for(state, seat.position)  # it holds its whole log
-    whole = engine.from_json(engine.to_json(state))  # the state itself stays as it is
-    try:
-        engine.attach_log(whole, log_entries(game))
-    except ValueError:  # never seen: a bot's move must not fail for it
-        log.warning("game %s: its events do not match its state; the expert reads no log", game.pk)
-        return engine.view_for(state, seat.position, log_since=engine.log_length(state))
-    return engine.view_for(whole, seat.position)
+    if (level or seat.bot_level) == BotLevel.EXPERT:
+        if not state.log_base:
+            return engine.view_for(state, seat.position)  # it holds its whole log
+        whole = engine.clone(state)  # the state itself stays as it is
+        try:
+            engine.attach_log(whole, log_entries(game))
+            return engine.view_for(whole, seat.position)
+        except ValueError:  # never seen: a bot's move must not fail for it
+            log.warning("game %s: events do not match its state; the expert reads no log", game.pk)
+    return engine.view_for(state, seat.position, log_since=engine.log_length(state))
 
 
 def _as_read(game: Game) -> tuple[int, int]:
