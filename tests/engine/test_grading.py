@@ -5,6 +5,7 @@ import pytest
 
 from games.engine import apply_action, current_seats, legal_actions, new_game, phases, view_for
 from games.engine.bots import choose_action, grading
+from games.engine.bots.expert_world import known_cards
 from games.engine.graph import components_of, find
 from games.engine.scoring import own_edges
 
@@ -123,6 +124,56 @@ def test_a_seat_s_marks_do_not_depend_on_what_the_other_seats_hid():
     one = grading.playout_evaluator(state, seat, legal, played, COUNT, seed=5)
     two = grading.playout_evaluator(twin, seat, legal, played, COUNT, seed=5)
     assert (one.played, one.best, one.best_action) == (two.played, two.best, two.best_action)
+
+
+def test_a_grading_world_leaves_each_seat_the_cards_the_log_shows_it_holds():
+    """A card another seat took face up and has not played since is in its hand in every
+    world the playouts grade a decision in (the evaluator reads the counts from the seat's
+    view), and the world holds every card of the game once, as the state does."""
+    seen, determinize = [], grading.determinize
+
+    def spying(*args):
+        seen.append((args[0], args[1], world := determinize(*args)))
+        return world
+
+    checked, one = 0, grading.Budget(seconds=None, playouts=1)
+    for seed in (5, 6):
+        state = new_game(seats=3, seed=seed)
+        for step, (seat, action) in enumerate(recorded_game(seed, seats=3)):
+            if state.phase == phases.TURN and step % 11 == 0:
+                known = known_cards(view_for(state, seat))
+                assert all(
+                    k <= h
+                    for p in range(state.n)
+                    for k, h in zip(known[p], state.hands[p], strict=True)
+                )
+                legal = legal_actions(state, seat)
+                with pytest.MonkeyPatch.context() as patch:
+                    patch.setattr(grading, "determinize", spying)
+                    grading.playout_evaluator(state, seat, legal, legal[0], one, seed=step)
+                for base, me, world in seen:
+                    assert base is state and me == seat
+                    for p in range(state.n):
+                        if p == seat:
+                            assert world.hands[p] == state.hands[p]
+                            continue
+                        assert sum(world.hands[p]) == sum(state.hands[p])
+                        assert all(w >= k for w, k in zip(world.hands[p], known[p], strict=True))
+                        checked += sum(known[p])
+                    assert _all_cards(world) == _all_cards(state)
+                seen.clear()
+            apply_action(state, seat, action)
+    assert checked > 20
+
+
+def _all_cards(state) -> list:
+    counts = [0] * len(state.hands[0])
+    places = (state.deck, state.discard, [c for c in state.faceup if c >= 0])
+    for c in (*places[0], *places[1], *places[2], *(c for w in state.warehouses for c in w)):
+        counts[c] += 1
+    for hand in state.hands:
+        counts = [a + b for a, b in zip(counts, hand, strict=True)]
+    return counts
 
 
 def _swap_cards(hand: list, deck: list) -> tuple[list, list]:

@@ -9,7 +9,8 @@ Terms:
 - *evaluator*: ``evaluator(state, seat, legal, played, budget, seed) -> Evaluation``: the
   estimated value of the action played and of the one the evaluator prefers, in points of
   *margin* (the seat's final score minus the best other seat's). It must judge the decision
-  from what ``seat`` could see: ``playout_evaluator`` keeps only that (``determinize``), the
+  from what ``seat`` could see: ``playout_evaluator`` keeps only that (``determinize``: the
+  cards the public log shows another seat holds stay in its hand, the rest is resampled), the
   expert's search reads ``view_for(state, seat)`` only (``expert_evaluator``). So no other
   seat's hidden cards or tickets reach a seat's marks. ``EVALUATORS["expert"]`` (the site's
   default) is the expert's search, with the playouts for the moves it does not search.
@@ -45,7 +46,7 @@ from ..setup import new_game
 from ..state import GameState, log_length
 from ..views import view_for
 from . import choose_action
-from .expert_world import clone
+from .expert_world import clone, known_cards
 
 INACCURACY = 6.0  # points of margin lost: "?!"
 MISTAKE = 15.0  # points of margin lost: "?"
@@ -86,28 +87,40 @@ class Evaluation:
 Evaluator = Callable[..., "Evaluation | None"]
 
 
-def determinize(state: GameState, seat: int | None, rng: random.Random) -> GameState:
+def determinize(
+    state: GameState, seat: int | None, rng: random.Random, known: list | None = None
+) -> GameState:
     """A copy of ``state`` with what ``seat`` cannot see resampled (``None``: only the future:
-    deck, discard, warehouses, ticket deck). Counts and every public fact stay as they are."""
+    deck, discard, warehouses, ticket deck). Counts and every public fact stay as they are.
+    ``known``: per seat, the cards its hand is known to hold from the public log
+    (``expert_world.known_cards`` of ``seat``'s view): dealt back to it before the rest, so a
+    world agrees with everything ``seat`` saw, as the expert's worlds do."""
     s = clone(state)
     others = [] if seat is None else [p for p in range(s.n) if p != seat]
-    _resample_cards(s, others, rng)
+    _resample_cards(s, others, rng, known)
     _resample_tickets(s, others, rng)
     s.rng = rng.getrandbits(64)
     return s
 
 
-def _resample_cards(s: GameState, others: list, rng: random.Random) -> None:
-    pool = list(s.deck) + list(s.discard)
+def _resample_cards(s: GameState, others: list, rng: random.Random, known: list | None) -> None:
+    left = [0] * len(s.hands[0])  # every hidden card by colour: where it was must not matter
+    for c in (*s.deck, *s.discard, *(c for cards in s.warehouses for c in cards)):
+        left[c] += 1
     for p in others:
-        pool += [c for c, k in enumerate(s.hands[p]) for _ in range(k)]
-    for cards in s.warehouses:  # warehouse colours are shown to no seat
-        pool += cards
-    pool.sort()  # where each hidden card was must not change the sample
+        for c, k in enumerate(s.hands[p]):
+            left[c] += k
+    dealt = []
+    for p in others:
+        hand, room = [0] * len(left), sum(s.hands[p])
+        for c, k in enumerate(known[p] if known is not None else ()):
+            k = min(k, left[c], room)  # a log that agrees with the state never needs the min
+            hand[c], left[c], room = k, left[c] - k, room - k
+        dealt.append((p, hand, room))
+    pool = [c for c, k in enumerate(left) for _ in range(k)]
     rng.shuffle(pool)
-    for p in others:
-        hand = [0] * len(s.hands[p])
-        for _ in range(sum(s.hands[p])):
+    for p, hand, room in dealt:
+        for _ in range(room):
             hand[pool.pop()] += 1
         s.hands[p] = hand
     for p, cards in enumerate(s.warehouses):
@@ -186,6 +199,7 @@ def playout_evaluator(state, seat, legal, played, budget: Budget, seed: int):
     seat) in the same sampled worlds and with the same rollout seed (common random numbers)."""
     rng = random.Random(seed)
     view = view_for(state, seat)
+    known = known_cards(view)
     cands = [played]
     for level in ("hard", "medium"):
         choice = choose_action(level, view, legal, rng.getrandbits(32))
@@ -196,7 +210,7 @@ def playout_evaluator(state, seat, legal, played, budget: Budget, seed: int):
     rows: list[list[float]] = []
     start = time.thread_time()
     while not budget.spent(start, len(rows)):
-        world = determinize(state, seat, rng)
+        world = determinize(state, seat, rng, known)
         roll = rng.getrandbits(32)
         row = []
         for action in cands:
