@@ -149,7 +149,7 @@ def choose(state, seat: int, plan: set, rng) -> dict:
     if phase == phases.TURN:
         return _turn(state, seat, plan)
     if phase == phases.DRAW2:
-        return _draw(state, seat, draw_actions(state, True), plan)
+        return _draw_now(state, seat, plan, True)  # the phase is there only while one is
     legal = legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
@@ -161,15 +161,16 @@ def choose(state, seat: int, plan: set, rng) -> dict:
 
 def _turn(state, seat: int, plan: set) -> dict:
     end_game = state.trains[seat] <= END_GAME_CARS or state.last_round >= 0
+    board = state.board
     if plan and not end_game:
-        action = _claim(state, seat, sorted(plan, key=_minus_length(state.board).__getitem__))
+        action = _claim(state, seat, sorted(plan, key=_minus_length(board).__getitem__))
     else:
-        action = _claim(state, seat, _by_length(state.board))
+        action = _claim(state, seat, _by_length(board), longest_first=True)
     if action is not None:
         return action
-    draws = draw_actions(state, False)
-    if draws:
-        return _draw(state, seat, draws, plan)
+    action = _draw_now(state, seat, plan, False)
+    if action is not None:
+        return action
     legal = legal_actions(state, seat)  # no card to draw: tickets, a station, or the pass
     for kind in ("claim_route", "draw_tickets", "build_station"):
         for a in legal:
@@ -178,23 +179,40 @@ def _turn(state, seat: int, plan: set) -> dict:
     return legal[0]
 
 
-def _claim(state, seat: int, order) -> dict | None:
+def _claim(state, seat: int, order, longest_first: bool = False) -> dict | None:
     """A claim of the first route of ``order`` the seat may claim and pay (the payment with
-    the fewest locomotives, then the colour held most), as ``legal_actions`` lists it."""
+    the fewest locomotives, then the colour held most), as ``legal_actions`` lists it.
+    ``longest_first``: ``order`` is ``_by_length``, so the routes longer than the seat could
+    pay are skipped at once (the policy's hottest loop: every route, every turn without a
+    plan)."""
     hand = state.hands[seat]
     wild = state.wild
-    cars = state.trains[seat]
+    w = hand[wild]
+    # no route longer than the cars left or the most cards of one colour (with locomotives)
+    limit = min(state.trains[seat], max(hand[:wild]) + w)
     owner = state.owner
     single = state.single
-    rows = route_rows(state.board, state.cfg.colors)
-    most = max(hand[:wild]) + hand[wild]
-    for r in order:
-        _, rid, _, _, length, color, ferry, _, twin = rows[r]
-        if length > cars or length > most or owner[r] != -1:
+    board = state.board
+    rows = route_rows(board, state.cfg.colors)
+    start = 0
+    if longest_first:
+        first = _first_of_length(board)
+        start = first[min(limit, len(first) - 1)]
+    for i in range(start, len(order)):
+        r = order[i]
+        if owner[r] != -1:
             continue
+        row = rows[r]
+        length = row[4]
+        if length > limit:
+            continue
+        color = row[5]
+        if color >= 0 and hand[color] + w < length:
+            continue  # ``options`` would find no payment
+        twin = row[8]
         if twin >= 0 and owner[twin] != -1 and (single or owner[twin] == seat):
             continue
-        pays = options(hand, wild, length, ferry, _ALL[wild] if color < 0 else (color,))
+        pays = options(hand, wild, length, row[6], _ALL[wild] if color < 0 else (color,))
         if not pays:
             continue
         c, k = min(pays, key=lambda p: (p[1], -hand[p[0]]))
@@ -204,7 +222,7 @@ def _claim(state, seat: int, order) -> dict | None:
             cards = {wname: length}
         else:
             cards = {names[c]: length - k, wname: k} if k else {names[c]: length}
-        return {"type": "claim_route", "route": rid, "cards": cards}
+        return {"type": "claim_route", "route": row[1], "cards": cards}
     return None
 
 
@@ -220,13 +238,24 @@ def _by_length(board) -> tuple:
     return tuple(sorted(range(len(board.routes)), key=_minus_length(board).__getitem__))
 
 
+@cache
+def _first_of_length(board) -> tuple:
+    """Cards -> the position in ``_by_length`` of the first route at most that long, from 0
+    to the longest route's length (any count beyond it: the last, 0)."""
+    order, lengths = _by_length(board), [r.length for r in board.routes]
+    out = []
+    for k in range(max(lengths, default=0) + 1):
+        out.append(next((i for i, r in enumerate(order) if lengths[r] <= k), len(order)))
+    return tuple(out)
+
+
 _ALL = [tuple(range(k)) for k in range(16)]
 
 
 def _draw(state, seat: int, draws: list, plan: set) -> dict:
-    """A face-up card of the colour the plan needs most, else a blind draw."""
+    """A face-up card of the colour the plan needs most, else a blind draw (of ``draws``,
+    ``draw_actions``'s list: with warehouses, the first warehouse named)."""
     need = _need(state, seat, plan)
-    names = state.card_names
     blind = None
     best = None  # (need, action)
     for a in draws:
@@ -234,12 +263,41 @@ def _draw(state, seat: int, draws: list, plan: set) -> dict:
             if blind is None:
                 blind = a
             continue
-        c = names.index(a["color"])
+        c = state.faceup[a["slot"]]
         if c < len(need) and need[c] > 0 and (best is None or need[c] > best[0]):
             best = (need[c], a)
     if best is not None:
         return best[1]
     return blind if blind is not None else draws[0]
+
+
+def _draw_now(state, seat: int, plan: set, second: bool) -> dict | None:
+    """``_draw``'s choice among ``draw_actions(state, second)`` without listing them (a turn
+    with no claim to make draws: half the policy's decisions), or None when there is no
+    draw. With warehouses (a draw names a warehouse) it lists them and asks ``_draw``."""
+    if state.wh:
+        draws = draw_actions(state, second)
+        return _draw(state, seat, draws, plan) if draws else None
+    need = _need(state, seat, plan)
+    wild = state.wild
+    faceup = state.faceup
+    best, most = -1, 0  # the first face-up slot of the colour needed most, if any is needed
+    first = -1  # the first slot that may be drawn at all
+    for slot, c in enumerate(faceup):
+        if c < 0 or (second and c == wild):
+            continue
+        if first < 0:
+            first = slot
+        if c < wild and need[c] > most:
+            best, most = slot, need[c]
+    if best < 0:
+        if state.deck or state.discard:
+            return {"type": "draw_card", "source": "deck"}
+        if first < 0:
+            return None
+        best = first
+    return {"type": "draw_card", "source": "faceup", "slot": best,
+            "color": state.card_names[faceup[best]]}  # fmt: skip
 
 
 def _need(state, seat: int, plan: set) -> list:
@@ -251,10 +309,13 @@ def _need(state, seat: int, plan: set) -> list:
         return need
     routes = state.board.routes
     colors = planner.color_index(state.board, state.card_names)
+    most = -1  # the colour held most, for a gray route (found once, if one is planned)
     for r in plan:
         c = colors[r]
         if c < 0:
-            c = max(range(wild), key=hand.__getitem__)
+            if most < 0:
+                most = max(range(wild), key=hand.__getitem__)
+            c = most
         need[c] += routes[r].length
     return [k - hand[c] for c, k in enumerate(need)]
 
