@@ -9,6 +9,9 @@ so set-up, card draws, tunnels, ticket choices and the last round are all repres
 then every level chooses on every position (``choose_action`` only: the view is built
 beforehand). Prints the median, p90 and worst time per move of each level (the expert searches
 for ``--expert-budget`` CPU seconds per decision, so its times show that budget is kept).
+Then the expert's search speed, the currency of its strength: playouts per CPU second at 2
+and 4 seats, each turn position of hard-bot games searched for a fixed number of playouts
+(``expert.evaluate(..., playouts=N)``: the same work every run), the best of three rounds.
 """
 
 from __future__ import annotations
@@ -42,6 +45,34 @@ def positions(games: int, seed: int, seats: int, every: int) -> list:
     return out
 
 
+def turn_positions(seats: int, seed: int, every: int = 9, limit: int = 14) -> list:
+    """(view, legal) of the turns of a hard-bot game (every ``every``-th decision)."""
+    state, out, step = E.new_game(seats=seats, seed=seed), [], 0
+    while state.phase != "over" and len(out) < limit:
+        for seat in E.current_seats(state):
+            view, legal = E.view_for(state, seat), E.legal_actions(state, seat)
+            if state.phase in ("turn", "draw2") and step % every == 0:
+                out.append((view, legal))
+            E.apply_action(state, seat, choose_action("hard", view, legal, seed=step))
+            step += 1
+            if state.phase != "setup":
+                break
+    return out
+
+
+def search_speed(seats: int, seed: int, playouts: int = 120, rounds: int = 3) -> tuple:
+    """(positions, playouts a round, CPU seconds of the best round) of the expert's search."""
+    sample = turn_positions(seats, seed)
+    best, count = float("inf"), 0
+    for _ in range(rounds):
+        start, count = time.process_time(), 0
+        for view, legal in sample:
+            rows = expert.evaluate(view, legal, budget=None, playouts=playouts, seed=1)
+            count += sum(r.get("visits", 0) for r in rows)
+        best = min(best, time.process_time() - start)
+    return len(sample), count, best
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=10)
@@ -63,6 +94,11 @@ def main(argv=None) -> None:
         times.sort()
         p90 = times[int(0.9 * (len(times) - 1))]
         print(f"{level:<8}{statistics.median(times):>10.2f}{p90:>10.2f}{times[-1]:>10.2f}")
+    print("\nexpert search (fixed playouts per decision, best of 3 rounds)")
+    print(f"{'seats':<8}{'positions':>10}{'playouts':>10}{'us each':>10}{'per CPU s':>11}")
+    for seats in (2, 4):
+        count, done, cpu = search_speed(seats, args.seed + 6)
+        print(f"{seats:<8}{count:>10}{done:>10}{1e6 * cpu / done:>10,.0f}{done / cpu:>11,.0f}")
 
 
 if __name__ == "__main__":
