@@ -13,6 +13,7 @@ import games.engine as E
 from games.engine.bots import expert, expert_world, planner, rollout
 from games.engine.bots.hard import HARD
 from games.engine.bots.knowledge import read
+from games.engine.rules.cards import draw_actions
 from tests.engine.test_expert_bot import RULESETS, play
 
 
@@ -26,6 +27,7 @@ def checked_play_out(state, rng) -> set:
         who = E.current_seats(state)[0]
         action = rollout.choose(state, who, plans[who], rng)
         assert action in E.legal_actions(state, who), (state.phase, action)
+        _shortcuts_agree(state, who, plans[who])
         met.add(state.phase)
         E.apply_action(state, who, action)
         rollout.after(state, plans, who, action)
@@ -34,6 +36,22 @@ def checked_play_out(state, rng) -> set:
         steps += 1
         assert steps < rollout.MAX_STEPS
     return met
+
+
+def _shortcuts_agree(state, who: int, plan: set) -> None:
+    """The policy's shortcuts choose what it would choose from the listed actions: a draw
+    built without ``draw_actions``, and the longest-first claim loop that skips the routes
+    longer than the hand pays."""
+    if state.phase not in ("turn", "draw2"):
+        return
+    second = state.phase == "draw2"
+    draws = draw_actions(state, second)
+    expected = rollout._draw(state, who, draws, plan) if draws else None
+    assert rollout._draw_now(state, who, plan, second) == expected
+    if not second:
+        order = rollout._by_length(state.board)
+        quick = rollout._claim(state, who, order, longest_first=True)
+        assert quick == rollout._claim(state, who, order)
 
 
 @pytest.mark.parametrize(("ruleset", "variant", "options", "seats"), RULESETS)
