@@ -149,7 +149,9 @@ def choose(state, seat: int, plan: set, rng) -> dict:
     if phase == phases.TURN:
         return _turn(state, seat, plan)
     if phase == phases.DRAW2:
-        return _draw_now(state, seat, plan, True)  # the phase is there only while one is
+        action = _draw_now(state, seat, plan, True)
+        if action is not None:  # always: the phase lasts only while a second card can be had
+            return action
     legal = legal_actions(state, seat)
     if len(legal) == 1:
         return legal[0]
