@@ -167,7 +167,7 @@ def _turn(state, seat: int, plan: set) -> dict:
     if plan and not end_game:
         action = _claim(state, seat, sorted(plan, key=_minus_length(board).__getitem__))
     else:
-        action = _claim(state, seat, _by_length(board), longest_first=True)
+        action = _claim(state, seat, _by_length(board))
     if action is not None:
         return action
     action = _draw_now(state, seat, plan, False)
@@ -181,12 +181,12 @@ def _turn(state, seat: int, plan: set) -> dict:
     return legal[0]
 
 
-def _claim(state, seat: int, order, longest_first: bool = False) -> dict | None:
+def _claim(state, seat: int, order) -> dict | None:
     """A claim of the first route of ``order`` the seat may claim and pay (the payment with
     the fewest locomotives, then the colour held most), as ``legal_actions`` lists it.
-    ``longest_first``: ``order`` is ``_by_length``, so the routes longer than the seat could
-    pay are skipped at once (the policy's hottest loop: every route, every turn without a
-    plan)."""
+    When ``order`` is ``_by_length`` (every route, longest first: the policy's hottest loop,
+    every turn without a plan), the routes longer than the seat could pay are skipped at
+    once."""
     hand = state.hands[seat]
     wild = state.wild
     w = hand[wild]
@@ -197,7 +197,7 @@ def _claim(state, seat: int, order, longest_first: bool = False) -> dict | None:
     board = state.board
     rows = route_rows(board, state.cfg.colors)
     start = 0
-    if longest_first:
+    if order is _by_length(board):
         first = _first_of_length(board)
         start = first[min(limit, len(first) - 1)]
     for i in range(start, len(order)):
