@@ -28,7 +28,8 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   with sequential halving. Each round samples one world and plays every surviving
   candidate in it with the same rollout seed (common random numbers: candidates are
   compared on equal luck); after rounds ``FIRST_CUT``, twice that,
-  ... the worse half is dropped (never the hard bot's choice). It stops at the budget:
+  ... the worse half is dropped (never the hard bot's choice); above ``CUT_BUDGET``
+  seconds those rounds grow with the budget (``first_cut``). It stops at the budget:
   ``budget`` seconds of this thread's CPU time, or ``playouts`` playouts (reproducible: the
   tests use it); a round the budget cuts short is not counted.
 - *choice*: the hard bot's own choice, unless a surviving candidate beats it clearly: its
@@ -84,6 +85,9 @@ PRIOR_EDGE = 0.0
 # (12: every option of a Europe offer, which has at most 11)
 TICKET_CANDIDATES = 12
 FIRST_CUT = 4  # rounds before the halving first drops candidates (then at 8, 16, ...)
+# the budget that schedule is set for: at k times it (k whole), every cut comes k times later,
+# so a larger budget judges the dropped candidates on more worlds too (``first_cut``)
+CUT_BUDGET = 0.25
 WALL_FACTOR = 3.0  # a decision also stops after this many times its budget of wall time
 # the next seat's reply is searched at tables of this many seats (at 4 players, where it is
 # one of three others, the search with it finished above the one without in 14 of 40 games
@@ -170,6 +174,7 @@ def _search(view, cands, stats, rng, budget, playouts) -> None:
     alive = list(range(len(cands)))
     replies: list[dict] = [{} for _ in cands]  # per candidate: the next seat's replies
     done = rounds = 0
+    first = first_cut(budget)
     while done + len(alive) <= limit:
         base = world.determinize(view, rng)
         if base.phase == phases.SETUP:
@@ -193,10 +198,23 @@ def _search(view, cands, stats, rng, budget, playouts) -> None:
         rounds += 1
         if _spent(start, wall, budget):
             return
-        if len(alive) > 2 and rounds & (rounds - 1) == 0 and rounds >= FIRST_CUT:
+        whole, rest = divmod(rounds, first)
+        if len(alive) > 2 and not rest and whole & (whole - 1) == 0:
             # the prior (index 0) always stays: it is the default the others must beat
             alive.sort(key=lambda i: (i != 0, -stats[i][0] / stats[i][2]))
             alive = alive[: (len(alive) + 1) // 2]
+
+
+def first_cut(budget) -> int:
+    """The round of the halving's first cut (the next at twice it, and so on): ``FIRST_CUT``
+    up to ``CUT_BUDGET`` seconds and for a playout count alone, then in proportion to the
+    budget, so the halving takes the same share of a search at every budget (about a ninth
+    of its playouts at 2 players, a third at 4). With the cuts at fixed rounds, a second's
+    search judged every candidate it dropped on 4 or 8 worlds and spent the rest on the last
+    two (docs/benchmarks.md, stop 43)."""
+    if budget is None:
+        return FIRST_CUT
+    return FIRST_CUT * max(1, int(budget / CUT_BUDGET + 1e-9))
 
 
 def _settle(base, seat: int, rng) -> None:
