@@ -164,16 +164,12 @@ def test_evaluate_reports_every_candidate_with_its_visits():
 
 def test_a_larger_budget_judges_the_candidates_it_drops_on_more_worlds():
     """The halving's cuts come after rounds 4, 8, ... up to ``CUT_BUDGET`` (and for a playout
-    count alone), k times later at k times that budget: the dropped candidates' visits say
-    when they were dropped."""
-    assert [expert.first_cut(b) for b in (None, 0.1, 0.25, 0.4, 0.5, 1, 2)] == [
-        4, 4, 4, 4, 8, 16, 32,
-    ]  # fmt: skip
-    state = next(
-        s for s, seat, _, legal, _ in play("europe", "classic", None, 2, 9)
-        if s.phase == "turn" and seat == 0 and len(legal) > 20
-    )  # fmt: skip
-    view, legal = E.view_for(state, 0), E.legal_actions(state, 0)
+    count alone), k times later at k times that budget at 2 players; at 4 players always
+    after rounds 4, 8, ...: the dropped candidates' visits say when they were dropped."""
+    budgets = (None, 0.1, 0.25, 0.4, 0.5, 1, 2)
+    assert [expert.first_cut(b) for b in budgets] == [4, 4, 4, 4, 8, 16, 32]
+    assert [expert.first_cut(b, 2) for b in budgets] == [4, 4, 4, 4, 8, 16, 32]
+    assert [expert.first_cut(b, s) for b in budgets for s in (3, 4, 5)] == [4] * 21
     playouts = 8 * 16 + 4 * 16 + 2 * 8  # to a few rounds past the second cut at 1 s
 
     def halving(n: int, first: int) -> list:  # the visits of the candidates dropped, in order
@@ -183,13 +179,20 @@ def test_a_larger_budget_judges_the_candidates_it_drops_on_more_worlds():
             n, at = (n + 1) // 2, 2 * at
         return out
 
-    for budget in (None, 1.0):  # 1 s of CPU is far more than these playouts take
-        report = expert.evaluate(view, legal, budget=budget, playouts=playouts, seed=3)
-        assert len(report) > 4  # two cuts at least
+    # 1 s of CPU is far more than these playouts take
+    for seats, budget, first in ((2, None, 4), (2, 1.0, 16), (4, 1.0, 4)):
+        for state, seat, _, legal, _ in play("europe", "classic", None, seats, 9):
+            if state.phase == "turn" and seat == 0 and len(legal) > 20:
+                view = E.view_for(state, 0)
+                report = expert.evaluate(view, legal, budget=budget, playouts=playouts, seed=3)
+                if len(report) > 4:  # two cuts at least
+                    break
+        else:
+            pytest.fail(f"no {seats}-player position with more than 4 candidates")
         top = max(r["visits"] for r in report)
         assert sum(r["visits"] == top for r in report) == 2  # the hard bot's move and one other
         dropped = sorted(r["visits"] for r in report if r["visits"] < top)
-        assert dropped == halving(len(report), 4 if budget is None else 16)
+        assert dropped == halving(len(report), first), (seats, budget)
 
 
 def test_a_single_legal_action_is_returned_without_search():
