@@ -28,7 +28,7 @@ from games.engine.bots.arena import wilson  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "expert_strength.csv"
 BUDGETS = (0.1, 0.25, 0.5, 1.0, 2.0)
-PALETTE = ("#9e9e9e", "#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756")
+PALETTE = ("#9e9e9e", "#4c78a8", "#f58518", "#54a24b", "#b279a2", "#e45756", "#72b7b2", "#8c6d31")
 # a mark per stop besides its colour (colour-blind readers): circle, square, diamond, ...
 MARKS = ("circle", "square", "diamond", "triangle")
 
