@@ -216,8 +216,8 @@ def first_cut(budget, seats: int = 2) -> int:
     the cuts at fixed rounds, a 2-player second's search judged every candidate it dropped
     on 4 or 8 worlds and spent the rest on the last two (docs/benchmarks.md, stop 43). At 4
     players a round costs about three times as much and the later cuts took a third of the
-    search: at 1 s they won 15 of 50 games against three hard where the fixed ones won
-    more on the same deals (stop 49)."""
+    search: at 1 s they won 15 of 50 games against three hard where the fixed ones won 23
+    on the same deals (stop 49)."""
     if budget is None or seats > CUT_SEATS:
         return FIRST_CUT
     return FIRST_CUT * max(1, int(budget / CUT_BUDGET + 1e-9))
