@@ -1,0 +1,157 @@
+"""How the expert's decisions settle as its budget grows: issue 26's curve, decision by decision.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/expert_settle.py [--players 2] [--positions 16] \\
+        [--budgets 0.25 0.5 1 2] [--seeds 11 12]
+
+An arena point costs 50 games and still has a 95% interval about 27 points wide; this asks
+the search directly. The positions are turn decisions the expert searches (more than one
+legal action, not one of its quick decisions), every ``--every``-th decision of games played
+by four hard bots (or two), dealt from ``--game-seed`` on. Each position is searched at each
+budget (CPU seconds, as in play) with each search seed. Printed per budget:
+
+- *left hard's move*: searches whose choice is not the hard bot's (the search's default,
+  which another candidate must beat clearly: ``expert.evaluate``);
+- *seeds agree*: positions where every seed chose the same;
+- *as at the top*: searches that chose what the same seed chose at the largest budget.
+
+A larger budget can only make the bot stronger through the decisions it changes: where the
+choices at a budget are already those of the largest one, the curve above it is flat whatever
+the games say. Seeds that still disagree at the largest budget mark decisions between
+candidates the search cannot tell apart (docs/benchmarks.md, stop 43: a few hundredths of a
+reward apart). Pure engine: no database, no Django. About 7.5 CPU seconds a position at the
+default budgets.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engine import new_game, phases  # noqa: E402
+from games.engine.actions import apply_action, current_seats, legal_actions  # noqa: E402
+from games.engine.bots import choose_action, expert  # noqa: E402
+from games.engine.bots.hard import Hard  # noqa: E402
+from games.engine.views import view_for  # noqa: E402
+
+
+def positions(players: int, count: int, every: int, game_seed: int = 500) -> list[tuple]:
+    """``count`` (view, legal) pairs: every ``every``-th decision of hard-bot games that is a
+    turn the expert searches, the games dealt from ``game_seed + 1`` on."""
+    out: list[tuple] = []
+    game = 0
+    while len(out) < count:
+        game += 1
+        state = new_game(seats=players, seed=game_seed + game)
+        decisions = 0
+        while state.phase != phases.OVER and len(out) < count:
+            for seat in current_seats(state):
+                legal = legal_actions(state, seat)
+                view = view_for(state, seat)
+                if (
+                    state.phase == phases.TURN
+                    and decisions % every == every - 1
+                    and len(legal) > 1
+                    and expert._quick(view, legal, random.Random(0)) is None
+                ):
+                    out.append((view, legal))
+                action = choose_action("hard", view, legal, seed=decisions * 31 + seat)
+                apply_action(state, seat, action)
+                decisions += 1
+                if state.phase != phases.SETUP:
+                    break
+    return out
+
+
+def _key(action: dict) -> str:
+    return json.dumps(action, sort_keys=True)
+
+
+def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=None) -> list[dict]:
+    """Per position: the hard bot's move and each budget's choices (one per seed), as keys.
+    ``playouts``: a playout count per budget instead of the budgets' CPU time (reproducible:
+    the tests use it)."""
+    rows = []
+    for view, legal in found:
+        hard = _key(Hard(view, legal, random.Random(0)).choose())
+        chosen = {}
+        for i, budget in enumerate(budgets):
+            kwargs = {"budget": budget}
+            if playouts is not None:
+                kwargs = {"budget": None, "playouts": playouts[i]}
+            chosen[budget] = [
+                _key(expert.evaluate(view, legal, seed=seed, **kwargs)[0]["action"])
+                for seed in seeds
+            ]
+        rows.append({"hard": hard, "chosen": chosen})
+    return rows
+
+
+def summary(rows: list[dict], budgets: list[float]) -> list[dict]:
+    """Per budget: searches, those that left the hard bot's move, positions where the seeds
+    agree, and searches that chose what the same seed chose at the largest budget."""
+    top = max(budgets)
+    out = []
+    for budget in budgets:
+        searches = left = agree = as_top = 0
+        for row in rows:
+            choices, at_top = row["chosen"][budget], row["chosen"][top]
+            searches += len(choices)
+            left += sum(c != row["hard"] for c in choices)
+            agree += len(set(choices)) == 1
+            as_top += sum(c == t for c, t in zip(choices, at_top, strict=True))
+        out.append({"budget": budget, "positions": len(rows), "searches": searches,
+                    "left": left, "agree": agree, "as_top": as_top})  # fmt: skip
+    return out
+
+
+def table(lines: list[dict]) -> str:
+    top = max(line["budget"] for line in lines)
+    out = [
+        f"| budget, s | left hard's move | seeds agree (positions) | as at {top:g} s (same seed) |",
+        "| --- | --- | --- | --- |",
+    ]
+    for line in lines:
+        n, p = line["searches"], line["positions"]
+        out.append(
+            f"| {line['budget']:g} | {line['left']} of {n} | {line['agree']} of {p} "
+            f"| {line['as_top']} of {n} |"
+        )
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--positions", type=int, default=16)
+    parser.add_argument("--budgets", type=float, nargs="+", default=[0.25, 0.5, 1.0, 2.0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12])
+    parser.add_argument(
+        "--every", type=int, default=None, help="every n-th decision (default 23, 37 at 3-5)"
+    )
+    parser.add_argument("--game-seed", type=int, default=500)
+    args = parser.parse_args()
+    if len(args.seeds) < 2 or len(args.budgets) < 2:
+        parser.error("give at least two seeds and two budgets")
+    every = args.every or (23 if args.players == 2 else 37)
+    start = time.process_time()
+    found = positions(args.players, args.positions, every, args.game_seed)
+    rows = settle(found, args.budgets, args.seeds)
+    cpu = time.process_time() - start
+    print(
+        f"{args.players} players, {len(found)} positions (every {every}th decision of hard-bot "
+        f"games from seed {args.game_seed + 1}), seeds {args.seeds}, {cpu:.0f} s of CPU"
+    )
+    print(table(summary(rows, args.budgets)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

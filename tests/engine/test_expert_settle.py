@@ -1,0 +1,57 @@
+"""``benchmarks/expert_settle.py``: positions the expert searches, searched and counted."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+from games.engine import phases
+from games.engine.bots import expert
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "expert_settle.py"
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("expert_settle", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_positions_are_turns_the_expert_searches():
+    settle = load()
+    found = settle.positions(2, 3, every=23)
+    assert len(found) == 3
+    for view, legal in found:
+        assert view["phase"] == phases.TURN
+        assert len(legal) > 1
+        assert expert._quick(view, legal, random.Random(0)) is None
+    assert len({json.dumps(v, sort_keys=True) for v, _ in found}) == 3
+
+
+def test_each_search_chooses_a_legal_action_and_a_seed_repeats_its_choice():
+    settle = load()
+    found = settle.positions(2, 2, every=23)
+    first = settle.settle(found, [0.1, 0.2], [1, 2], playouts=[16, 32])
+    assert first == settle.settle(found, [0.1, 0.2], [1, 2], playouts=[16, 32])
+    for (_, legal), row in zip(found, first, strict=True):
+        keys = {json.dumps(a, sort_keys=True) for a in legal}
+        assert row["hard"] in keys
+        assert set(row["chosen"]) == {0.1, 0.2}
+        assert all(len(c) == 2 and set(c) <= keys for c in row["chosen"].values())
+
+
+def test_the_summary_counts_departures_agreement_and_the_top_budget():
+    settle = load()
+    rows = [
+        {"hard": "h", "chosen": {1: ["h", "a"], 2: ["a", "a"]}},
+        {"hard": "h", "chosen": {1: ["h", "h"], 2: ["h", "b"]}},
+    ]
+    lines = settle.summary(rows, [1, 2])
+    assert lines[0] == {"budget": 1, "positions": 2, "searches": 4, "left": 1, "agree": 1,
+                        "as_top": 2}  # fmt: skip
+    assert lines[1] == {"budget": 2, "positions": 2, "searches": 4, "left": 3, "agree": 1,
+                        "as_top": 4}  # fmt: skip
+    assert "| 1 | 1 of 4 | 1 of 2 | 2 of 4 |" in settle.table(lines)
