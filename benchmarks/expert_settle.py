@@ -146,7 +146,7 @@ def main() -> int:
     rows = settle(found, args.budgets, args.seeds)
     cpu = time.process_time() - start
     print(
-        f"{args.players} players, {len(found)} positions (every {every}th decision of hard-bot "
+        f"{args.players} players, {len(found)} positions (one decision in {every} of hard-bot "
         f"games from seed {args.game_seed + 1}), seeds {args.seeds}, {cpu:.0f} s of CPU"
     )
     print(table(summary(rows, args.budgets)))
