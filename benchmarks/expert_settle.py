@@ -38,7 +38,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from games.engine import new_game, phases  # noqa: E402
 from games.engine.actions import apply_action, current_seats, legal_actions  # noqa: E402
 from games.engine.bots import choose_action, expert  # noqa: E402
-from games.engine.bots.hard import Hard  # noqa: E402
 from games.engine.views import view_for  # noqa: E402
 
 
@@ -75,22 +74,21 @@ def _key(action: dict) -> str:
 
 
 def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=None) -> list[dict]:
-    """Per position: the hard bot's move and each budget's choices (one per seed), as keys.
-    ``playouts``: a playout count per budget instead of the budgets' CPU time (reproducible:
-    the tests use it)."""
+    """Per position and budget, one search per seed: the actions chosen (as keys) and whether
+    each left the hard bot's move (``evaluate``'s first row is not its prior). ``playouts``: a
+    playout count per budget instead of the budgets' CPU time (reproducible: the tests use
+    it)."""
     rows = []
     for view, legal in found:
-        hard = _key(Hard(view, legal, random.Random(0)).choose())
-        chosen = {}
+        chosen, left = {}, {}
         for i, budget in enumerate(budgets):
             kwargs = {"budget": budget}
             if playouts is not None:
                 kwargs = {"budget": None, "playouts": playouts[i]}
-            chosen[budget] = [
-                _key(expert.evaluate(view, legal, seed=seed, **kwargs)[0]["action"])
-                for seed in seeds
-            ]
-        rows.append({"hard": hard, "chosen": chosen})
+            firsts = [expert.evaluate(view, legal, seed=seed, **kwargs)[0] for seed in seeds]
+            chosen[budget] = [_key(first["action"]) for first in firsts]
+            left[budget] = [not first["prior"] for first in firsts]
+        rows.append({"chosen": chosen, "left": left})
     return rows
 
 
@@ -104,7 +102,7 @@ def summary(rows: list[dict], budgets: list[float]) -> list[dict]:
         for row in rows:
             choices, at_top = row["chosen"][budget], row["chosen"][top]
             searches += len(choices)
-            left += sum(c != row["hard"] for c in choices)
+            left += sum(row["left"][budget])
             agree += len(set(choices)) == 1
             as_top += sum(c == t for c, t in zip(choices, at_top, strict=True))
         out.append({"budget": budget, "positions": len(rows), "searches": searches,

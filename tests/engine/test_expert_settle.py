@@ -9,6 +9,7 @@ from pathlib import Path
 
 from games.engine import phases
 from games.engine.bots import expert
+from games.engine.bots.hard import Hard
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "expert_settle.py"
 
@@ -36,18 +37,20 @@ def test_each_search_chooses_a_legal_action_and_a_seed_repeats_its_choice():
     found = settle.positions(2, 2, every=23)
     first = settle.settle(found, [0.1, 0.2], [1, 2], playouts=[16, 32])
     assert first == settle.settle(found, [0.1, 0.2], [1, 2], playouts=[16, 32])
-    for (_, legal), row in zip(found, first, strict=True):
+    for (view, legal), row in zip(found, first, strict=True):
         keys = {json.dumps(a, sort_keys=True) for a in legal}
-        assert row["hard"] in keys
-        assert set(row["chosen"]) == {0.1, 0.2}
+        assert set(row["chosen"]) == set(row["left"]) == {0.1, 0.2}
         assert all(len(c) == 2 and set(c) <= keys for c in row["chosen"].values())
+        hard = json.dumps(Hard(view, legal, random.Random(0)).choose(), sort_keys=True)
+        for budget, choices in row["chosen"].items():
+            assert row["left"][budget] == [c != hard for c in choices]
 
 
 def test_the_summary_counts_departures_agreement_and_the_top_budget():
     settle = load()
     rows = [
-        {"hard": "h", "chosen": {1: ["h", "a"], 2: ["a", "a"]}},
-        {"hard": "h", "chosen": {1: ["h", "h"], 2: ["h", "b"]}},
+        {"chosen": {1: ["h", "a"], 2: ["a", "a"]}, "left": {1: [False, True], 2: [True, True]}},
+        {"chosen": {1: ["h", "h"], 2: ["h", "b"]}, "left": {1: [False, False], 2: [False, True]}},
     ]
     lines = settle.summary(rows, [1, 2])
     assert lines[0] == {"budget": 1, "positions": 2, "searches": 4, "left": 1, "agree": 1,
