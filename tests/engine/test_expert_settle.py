@@ -2,27 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-from pathlib import Path
 
+from benchmarks import expert_settle as settle
 from games.engine import phases
 from games.engine.bots import expert
 from games.engine.bots.hard import Hard
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "expert_settle.py"
-
-
-def load():
-    spec = importlib.util.spec_from_file_location("expert_settle", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_the_positions_are_turns_the_expert_searches():
-    settle = load()
     found = settle.positions(2, 3, every=23)
     assert len(found) == 3
     for view, legal in found:
@@ -33,7 +22,6 @@ def test_the_positions_are_turns_the_expert_searches():
 
 
 def test_each_search_chooses_a_legal_action_and_a_seed_repeats_its_choice():
-    settle = load()
     found = settle.positions(2, 2, every=23)
     first = settle.settle(found, [0.1, 0.2], [1, 2], playouts=[16, 32])
     assert first == settle.settle(found, [0.1, 0.2], [1, 2], playouts=[16, 32])
@@ -47,7 +35,6 @@ def test_each_search_chooses_a_legal_action_and_a_seed_repeats_its_choice():
 
 
 def test_the_summary_counts_departures_agreement_and_the_top_budget():
-    settle = load()
     rows = [
         {"chosen": {1: ["h", "a"], 2: ["a", "a"]}, "left": {1: [False, True], 2: [True, True]}},
         {"chosen": {1: ["h", "h"], 2: ["h", "b"]}, "left": {1: [False, False], 2: [False, True]}},
