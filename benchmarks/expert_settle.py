@@ -7,7 +7,7 @@ Run from the repository root::
 
 An arena point costs 50 games and still has a 95% interval about 27 points wide; this asks
 the search directly. The positions are turn decisions the expert searches (more than one
-legal action, not one of its quick decisions), every ``--every``-th decision of games played
+legal action, not one of its quick decisions), one decision in ``--every`` of games played
 by four hard bots (or two), dealt from ``--game-seed`` on. Each position is searched at each
 budget (CPU seconds, as in play) with each search seed. Printed per budget:
 
@@ -17,8 +17,8 @@ budget (CPU seconds, as in play) with each search seed. Printed per budget:
 - *as at the top*: searches that chose what the same seed chose at the largest budget.
 
 A larger budget can only make the bot stronger through the decisions it changes: where the
-choices at a budget are already those of the largest one, the curve above it is flat whatever
-the games say. Seeds that still disagree at the largest budget mark decisions between
+choices at a budget are already those of the largest one, the larger budget plays the same
+moves. Seeds that still disagree at the largest budget mark decisions between
 candidates the search cannot tell apart (docs/benchmarks.md, stop 43: a few hundredths of a
 reward apart). Pure engine: no database, no Django. About 7.5 CPU seconds a position at the
 default budgets.
