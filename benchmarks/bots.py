@@ -45,18 +45,28 @@ def positions(games: int, seed: int, seats: int, every: int) -> list:
     return out
 
 
-def turn_positions(seats: int, seed: int, every: int = 9, limit: int = 14) -> list:
-    """(view, legal) of the turns of a hard-bot game (every ``every``-th decision)."""
-    state, out, step = E.new_game(seats=seats, seed=seed), [], 0
-    while state.phase != "over" and len(out) < limit:
+def hard_game(seats: int, seed: int, bot_seed=lambda step, seat: step):
+    """Each decision of a game of hard bots, before it is played: (step, state, view, legal),
+    the state in its phase then. ``bot_seed(step, seat)`` seeds each bot's choice."""
+    state, step = E.new_game(seats=seats, seed=seed), 0
+    while state.phase != "over":
         for seat in E.current_seats(state):
             view, legal = E.view_for(state, seat), E.legal_actions(state, seat)
-            if state.phase in ("turn", "draw2") and step % every == 0:
-                out.append((view, legal))
-            E.apply_action(state, seat, choose_action("hard", view, legal, seed=step))
+            yield step, state, view, legal
+            E.apply_action(state, seat, choose_action("hard", view, legal, bot_seed(step, seat)))
             step += 1
             if state.phase != "setup":
                 break
+
+
+def turn_positions(seats: int, seed: int, every: int = 9, limit: int = 14) -> list:
+    """(view, legal) of the turns of a hard-bot game (every ``every``-th decision)."""
+    out = []
+    for step, state, view, legal in hard_game(seats, seed):
+        if len(out) == limit:
+            break
+        if state.phase in ("turn", "draw2") and step % every == 0:
+            out.append((view, legal))
     return out
 
 

@@ -35,37 +35,29 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.engine import new_game, phases  # noqa: E402
-from games.engine.actions import apply_action, current_seats, legal_actions  # noqa: E402
-from games.engine.bots import choose_action, expert  # noqa: E402
-from games.engine.views import view_for  # noqa: E402
+from benchmarks.bots import hard_game  # noqa: E402
+from games.engine import phases  # noqa: E402
+from games.engine.bots import expert  # noqa: E402
 
 
 def positions(players: int, count: int, every: int, game_seed: int = 500) -> list[tuple]:
-    """``count`` (view, legal) pairs: every ``every``-th decision of hard-bot games that is a
+    """``count`` (view, legal) pairs: one decision in ``every`` of hard-bot games that is a
     turn the expert searches, the games dealt from ``game_seed + 1`` on."""
     out: list[tuple] = []
     game = 0
     while len(out) < count:
         game += 1
-        state = new_game(seats=players, seed=game_seed + game)
-        decisions = 0
-        while state.phase != phases.OVER and len(out) < count:
-            for seat in current_seats(state):
-                legal = legal_actions(state, seat)
-                view = view_for(state, seat)
-                if (
-                    state.phase == phases.TURN
-                    and decisions % every == every - 1
-                    and len(legal) > 1
-                    and expert._quick(view, legal, random.Random(0)) is None
-                ):
-                    out.append((view, legal))
-                action = choose_action("hard", view, legal, seed=decisions * 31 + seat)
-                apply_action(state, seat, action)
-                decisions += 1
-                if state.phase != phases.SETUP:
-                    break
+        decisions = hard_game(players, game_seed + game, lambda step, seat: step * 31 + seat)
+        for step, state, view, legal in decisions:
+            if len(out) == count:
+                break
+            if (
+                state.phase == phases.TURN
+                and step % every == every - 1
+                and len(legal) > 1
+                and expert._quick(view, legal, random.Random(0)) is None
+            ):
+                out.append((view, legal))
     return out
 
 
