@@ -38,11 +38,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.bots import hard_game  # noqa: E402
 from games.engine import phases  # noqa: E402
 from games.engine.bots import expert  # noqa: E402
+from games.engine.search import clone  # noqa: E402
 
 
-def positions(players: int, count: int, every: int, game_seed: int = 500) -> list[tuple]:
+def positions(
+    players: int, count: int, every: int, game_seed: int = 500, states: bool = False
+) -> list[tuple]:
     """``count`` (view, legal) pairs: one decision in ``every`` of hard-bot games that is a
-    turn the expert searches, the games dealt from ``game_seed + 1`` on."""
+    turn the expert searches, the games dealt from ``game_seed + 1`` on. ``states``: (view,
+    legal, a copy of the whole game state then) triples (``expert_oracle`` plays on from it)."""
     out: list[tuple] = []
     game = 0
     while len(out) < count:
@@ -57,7 +61,7 @@ def positions(players: int, count: int, every: int, game_seed: int = 500) -> lis
                 and len(legal) > 1
                 and expert._quick(view, legal, random.Random(0)) is None
             ):
-                out.append((view, legal))
+                out.append((view, legal, clone(state)) if states else (view, legal))
     return out
 
 
@@ -67,20 +71,28 @@ def _key(action: dict) -> str:
 
 def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=None) -> list[dict]:
     """Per position and budget, one search per seed: the actions chosen (as keys) and whether
-    each left the hard bot's move (``evaluate``'s first row is not its prior). ``playouts``: a
-    playout count per budget instead of the budgets' CPU time (reproducible: the tests use
-    it)."""
+    each left the hard bot's move (``evaluate``'s first row is not its prior); per position
+    also the hard bot's move (``prior``) and every candidate searched (``searched``: key ->
+    action). ``playouts``: a playout count per budget instead of the budgets' CPU time
+    (reproducible: the tests use it)."""
     rows = []
-    for view, legal in found:
-        chosen, left = {}, {}
+    for view, legal, *_ in found:
+        chosen, left, searched, prior = {}, {}, {}, None
         for i, budget in enumerate(budgets):
             kwargs = {"budget": budget}
             if playouts is not None:
                 kwargs = {"budget": None, "playouts": playouts[i]}
-            firsts = [expert.evaluate(view, legal, seed=seed, **kwargs)[0] for seed in seeds]
+            firsts = []
+            for seed in seeds:
+                result = expert.evaluate(view, legal, seed=seed, **kwargs)
+                for r in result:
+                    searched[_key(r["action"])] = r["action"]
+                    if r["prior"]:
+                        prior = _key(r["action"])
+                firsts.append(result[0])
             chosen[budget] = [_key(first["action"]) for first in firsts]
             left[budget] = [not first["prior"] for first in firsts]
-        rows.append({"chosen": chosen, "left": left})
+        rows.append({"chosen": chosen, "left": left, "prior": prior, "searched": searched})
     return rows
 
 

@@ -1,0 +1,184 @@
+"""The expert's choices at each budget, graded by hard bots playing the real game on.
+
+Run from the repository root::
+
+    .venv/bin/python benchmarks/expert_oracle.py [--players 2] [--positions 24] \\
+        [--budgets 0.25 0.5 1 2] [--seeds 11 12] [--games 64]
+
+``expert_settle`` shows which decisions a larger budget changes, not whether the changes
+are better. This grades them. The positions and searches are ``expert_settle``'s (turn
+decisions of hard-bot games, each searched at every budget with every seed). Then every
+candidate the searches looked at is played by the *oracle*: in the game's true state, which
+the searches never see, the candidate is played and the game goes on to its final scoring
+with the hard bot in every seat (the arena's opponents, and the expert's own seat as the
+hard bot would play it), ``--games`` times. Each time the deck and the ticket deck are
+shuffled again (nobody has seen their order) and the engine's rng is drawn anew, the same
+for every candidate of the position (common random numbers). A candidate's oracle value is
+its mean *reward* (``expert_world.reward`` of the final scores: the margin over the best
+other seat, squashed into 0..1, what the search maximizes) and its *win share* (1 for a
+win, 1/k for a k-way tie for first).
+
+Printed per budget, over the searches (positions x seeds):
+
+- *gain*: the oracle's reward of the choice minus that of the hard bot's move, the mean
+  with a 95% interval (positions are the independent units); and the same in wins;
+- *departures rated better*: of the searches that left the hard bot's move, those whose
+  choice the oracle values above it.
+
+And per position set, the *oracle's best*: the mean gain of the candidate the oracle rates
+highest (biased upwards by its own noise: an upper bound of what better choices could win).
+
+The oracle has its own bias (the seat plays on as the hard bot, not as the expert), but not
+the search's: where the search's rollouts misjudge a move, hard bots playing it out do not
+share the misjudgement. If the choices gain more with each budget, the budget buys
+strength the arena's 50-game points are too coarse to show; if the gain is flat, the budget
+settles decisions the oracle cannot tell apart. Pure engine. About 60 (2 players) to 110 ms
+(4 players) of CPU a game played on, so ``--positions 24 --games 64`` grades about 12,000
+games after the searches.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import expert_settle  # noqa: E402
+from games.engine import phases  # noqa: E402
+from games.engine.actions import apply_action, current_seats, legal_actions  # noqa: E402
+from games.engine.bots import expert_world as world  # noqa: E402
+from games.engine.bots.hard import Hard  # noqa: E402
+from games.engine.views import view_for  # noqa: E402
+
+
+def play_on(state, seat: int, action: dict, seed: int) -> tuple[float, float]:
+    """``action`` played by ``seat`` in a copy of ``state`` (its decks shuffled again and
+    its rng drawn anew from ``seed``), then the game to its end by hard bots: (reward, win
+    share) of ``seat``."""
+    rng = random.Random(seed)
+    s = world.clone(state)
+    rng.shuffle(s.deck)
+    rng.shuffle(s.ticket_deck)
+    s.rng = rng.getrandbits(64)
+    apply_action(s, seat, action)
+    step = 0
+    while s.phase != phases.OVER:
+        who = current_seats(s)[0]
+        legal = legal_actions(s, who)
+        if len(legal) > 1:
+            view = view_for(s, who, log_since=s.log_base + len(s.log))
+            # each step's bot seed depends on the game and the step alone: candidates that
+            # reach the same situations meet the same choices
+            legal = [Hard(view, legal, random.Random(seed * 7919 + step)).choose()]
+        apply_action(s, who, legal[0])
+        step += 1
+    scores = [float(p["score"]) for p in s.final["players"]]
+    best = max(scores)
+    win = 1 / scores.count(best) if scores[seat] == best else 0.0
+    return world.reward(scores, seat)[0], win
+
+
+def grade(state, seat: int, actions: dict, games: int, seed: int) -> dict:
+    """key -> (mean reward, mean win share) of each action of ``actions`` (key -> action)
+    over ``games`` games played on (``play_on``; game k seeded the same for every action)."""
+    out = {}
+    for key, action in actions.items():
+        rewards, wins = [], []
+        for k in range(games):
+            r, w = play_on(state, seat, action, seed * 100_003 + k)
+            rewards.append(r)
+            wins.append(w)
+        out[key] = (statistics.fmean(rewards), statistics.fmean(wins))
+    return out
+
+
+def summary(rows: list[dict], grades: list[dict], budgets: list[float]) -> list[dict]:
+    """Per budget: the mean gain of the choices over the hard bot's move (reward and wins,
+    each with a 95% interval over positions), departures and those rated better; and a
+    last line (budget None) for the oracle's best candidate."""
+    out = []
+    for budget in [*budgets, None]:
+        per_reward, per_win = [], []  # per position: mean over its seeds
+        left = better = 0
+        for row, marks in zip(rows, grades, strict=True):
+            base = marks[row["prior"]]
+            if budget is None:
+                choices = [max(marks, key=lambda k: marks[k][0])]
+            else:
+                choices = row["chosen"][budget]
+            per_reward.append(statistics.fmean(marks[c][0] - base[0] for c in choices))
+            per_win.append(statistics.fmean(marks[c][1] - base[1] for c in choices))
+            for c in choices:
+                if c != row["prior"]:
+                    left += 1
+                    better += marks[c][0] > base[0]
+        out.append({"budget": budget, "positions": len(rows), "gain": _interval(per_reward),
+                    "win_gain": _interval(per_win), "left": left, "better": better})  # fmt: skip
+    return out
+
+
+def _interval(values: list[float]) -> tuple[float, float, float]:
+    """(mean, low, high): a normal 95% interval of the mean."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, mean, mean
+    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def table(lines: list[dict]) -> str:
+    out = [
+        "| choice | gain over hard's move: reward | in wins, points | departures rated better |",
+        "| --- | --- | --- | --- |",
+    ]
+    for line in lines:
+        name = "the oracle's best" if line["budget"] is None else f"{line['budget']:g} s"
+        g, w = line["gain"], line["win_gain"]
+        out.append(
+            f"| {name} | {g[0]:+.4f} [{g[1]:+.4f}, {g[2]:+.4f}] "
+            f"| {100 * w[0]:+.1f} [{100 * w[1]:+.1f}, {100 * w[2]:+.1f}] "
+            f"| {line['better']} of {line['left']} |"
+        )
+    return "\n".join(out)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--positions", type=int, default=24)
+    parser.add_argument("--budgets", type=float, nargs="+", default=[0.25, 0.5, 1.0, 2.0])
+    parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12])
+    parser.add_argument("--games", type=int, default=64, help="games played on per candidate")
+    parser.add_argument(
+        "--every", type=int, default=None, help="every n-th decision (default 23, 37 at 3-5)"
+    )
+    parser.add_argument("--game-seed", type=int, default=500)
+    args = parser.parse_args()
+    every = args.every or (23 if args.players == 2 else 37)
+    start = time.process_time()
+    found = expert_settle.positions(
+        args.players, args.positions, every, args.game_seed, states=True
+    )
+    rows = expert_settle.settle(found, args.budgets, args.seeds)
+    searched = time.process_time() - start
+    grades = []
+    for i, ((view, _legal, state), row) in enumerate(zip(found, rows, strict=True)):
+        grades.append(grade(state, view["you"]["seat"], row["searched"], args.games, i + 1))
+    graded = time.process_time() - start - searched
+    print(
+        f"{args.players} players, {len(found)} positions (one decision in {every} of hard-bot "
+        f"games from seed {args.game_seed + 1}), seeds {args.seeds}, {args.games} games "
+        f"played on per candidate; CPU: searches {searched:.0f} s, oracle {graded:.0f} s"
+    )
+    print(table(summary(rows, grades, args.budgets)))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
