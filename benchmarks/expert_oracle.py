@@ -40,6 +40,7 @@ games after the searches.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -85,8 +86,9 @@ def play_on(state, seat: int, action: dict, seed: int) -> tuple[float, float]:
 
 
 def grade(state, seat: int, actions: dict, games: int, seed: int) -> dict:
-    """key -> (mean reward, mean win share) of each action of ``actions`` (key -> action)
-    over ``games`` games played on (``play_on``; game k seeded the same for every action)."""
+    """key -> (mean reward, mean win share, each game's reward) of each action of ``actions``
+    (key -> action) over ``games`` games played on (``play_on``; game k seeded the same for
+    every action, so two actions' rewards pair game by game)."""
     out = {}
     for key, action in actions.items():
         rewards, wins = [], []
@@ -94,7 +96,7 @@ def grade(state, seat: int, actions: dict, games: int, seed: int) -> dict:
             r, w = play_on(state, seat, action, seed * 100_003 + k)
             rewards.append(r)
             wins.append(w)
-        out[key] = (statistics.fmean(rewards), statistics.fmean(wins))
+        out[key] = (statistics.fmean(rewards), statistics.fmean(wins), rewards)
     return out
 
 
@@ -159,6 +161,7 @@ def main() -> int:
         "--every", type=int, default=None, help="every n-th decision (default 23, 37 at 3-5)"
     )
     parser.add_argument("--game-seed", type=int, default=500)
+    parser.add_argument("--json", type=Path, help="also write the searches and grades here")
     args = parser.parse_args()
     every = args.every or (23 if args.players == 2 else 37)
     start = time.process_time()
@@ -177,6 +180,9 @@ def main() -> int:
         f"played on per candidate; CPU: searches {searched:.0f} s, oracle {graded:.0f} s"
     )
     print(table(summary(rows, grades, args.budgets)))
+    if args.json:
+        positions = [{"seat": v["you"]["seat"], "turn": v["turn"]} for v, _, _ in found]
+        args.json.write_text(json.dumps({"positions": positions, "rows": rows, "grades": grades}))
     return 0
 
 

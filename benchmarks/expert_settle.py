@@ -72,19 +72,23 @@ def _key(action: dict) -> str:
 def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=None) -> list[dict]:
     """Per position and budget, one search per seed: the actions chosen (as keys) and whether
     each left the hard bot's move (``evaluate``'s first row is not its prior); per position
-    also the hard bot's move (``prior``) and every candidate searched (``searched``: key ->
-    action). ``playouts``: a playout count per budget instead of the budgets' CPU time
-    (reproducible: the tests use it)."""
+    also the hard bot's move (``prior``), every candidate searched (``searched``: key ->
+    action) and each search's estimates (``estimates``: per budget, per seed, key -> [mean
+    reward, visits]). ``playouts``: a playout count per budget instead of the budgets' CPU
+    time (reproducible: the tests use it)."""
     rows = []
     for view, legal, *_ in found:
-        chosen, left, searched, prior = {}, {}, {}, None
+        chosen, left, searched, prior, estimates = {}, {}, {}, None, {}
         for i, budget in enumerate(budgets):
             kwargs = {"budget": budget}
             if playouts is not None:
                 kwargs = {"budget": None, "playouts": playouts[i]}
-            firsts = []
+            firsts, estimates[budget] = [], []
             for seed in seeds:
                 result = expert.evaluate(view, legal, seed=seed, **kwargs)
+                estimates[budget].append(
+                    {_key(r["action"]): [r["value"], r["visits"]] for r in result}
+                )
                 for r in result:
                     searched[_key(r["action"])] = r["action"]
                     if r["prior"]:
@@ -92,7 +96,8 @@ def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=
                 firsts.append(result[0])
             chosen[budget] = [_key(first["action"]) for first in firsts]
             left[budget] = [not first["prior"] for first in firsts]
-        rows.append({"chosen": chosen, "left": left, "prior": prior, "searched": searched})
+        rows.append({"chosen": chosen, "left": left, "prior": prior, "searched": searched,
+                     "estimates": estimates})  # fmt: skip
     return rows
 
 
