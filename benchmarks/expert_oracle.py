@@ -53,6 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks import expert_settle  # noqa: E402
 from games.engine import phases  # noqa: E402
 from games.engine.actions import apply_action, current_seats, legal_actions  # noqa: E402
+from games.engine.bots import expert  # noqa: E402
 from games.engine.bots import expert_world as world  # noqa: E402
 from games.engine.bots.hard import Hard  # noqa: E402
 from games.engine.views import view_for  # noqa: E402
@@ -162,7 +163,25 @@ def main() -> int:
     )
     parser.add_argument("--game-seed", type=int, default=500)
     parser.add_argument("--json", type=Path, help="also write the searches and grades here")
+    parser.add_argument(
+        "--grades",
+        type=Path,
+        help="a --json file of the same positions and --games: its grades are used, and only "
+        "the candidates it lacks are played on",
+    )
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a constant of the expert for the searches (a variant, probed; e.g. CONFIDENCE=2)",
+    )
     args = parser.parse_args()
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if not hasattr(expert, name):
+            parser.error(f"the expert has no constant {name}")
+        setattr(expert, name, type(getattr(expert, name))(value))
     every = args.every or (23 if args.players == 2 else 37)
     start = time.process_time()
     found = expert_settle.positions(
@@ -170,20 +189,33 @@ def main() -> int:
     )
     rows = expert_settle.settle(found, args.budgets, args.seeds)
     searched = time.process_time() - start
+    known = [{} for _ in found]
+    if args.grades:
+        earlier = json.loads(args.grades.read_text())
+        if earlier["positions"] != _where(found) or earlier.get("games") != args.games:
+            parser.error(f"{args.grades} grades other positions, or over another --games")
+        known = earlier["grades"]
     grades = []
     for i, ((view, _legal, state), row) in enumerate(zip(found, rows, strict=True)):
-        grades.append(grade(state, view["you"]["seat"], row["searched"], args.games, i + 1))
+        todo = {k: a for k, a in row["searched"].items() if k not in known[i]}
+        marks = grade(state, view["you"]["seat"], todo, args.games, i + 1)
+        grades.append({**known[i], **marks})
     graded = time.process_time() - start - searched
     print(
         f"{args.players} players, {len(found)} positions (one decision in {every} of hard-bot "
         f"games from seed {args.game_seed + 1}), seeds {args.seeds}, {args.games} games "
         f"played on per candidate; CPU: searches {searched:.0f} s, oracle {graded:.0f} s"
+        + "".join(f"; the expert's {item}" for item in args.set)
     )
     print(table(summary(rows, grades, args.budgets)))
     if args.json:
-        positions = [{"seat": v["you"]["seat"], "turn": v["turn"]} for v, _, _ in found]
-        args.json.write_text(json.dumps({"positions": positions, "rows": rows, "grades": grades}))
+        out = {"positions": _where(found), "games": args.games, "rows": rows, "grades": grades}
+        args.json.write_text(json.dumps(out))
     return 0
+
+
+def _where(found: list) -> list:
+    return [{"seat": v["you"]["seat"], "turn": v["turn"]} for v, _, _ in found]
 
 
 if __name__ == "__main__":
