@@ -162,6 +162,7 @@ def main() -> int:
         "--every", type=int, default=None, help="every n-th decision (default 23, 37 at 3-5)"
     )
     parser.add_argument("--game-seed", type=int, default=500)
+    parser.add_argument("--setup", action="store_true", help="the set-up ticket choices")
     parser.add_argument("--json", type=Path, help="also write the searches and grades here")
     parser.add_argument(
         "--grades",
@@ -185,7 +186,7 @@ def main() -> int:
     every = args.every or (23 if args.players == 2 else 37)
     start = time.process_time()
     found = expert_settle.positions(
-        args.players, args.positions, every, args.game_seed, states=True
+        args.players, args.positions, every, args.game_seed, states=True, setup=args.setup
     )
     rows = expert_settle.settle(found, args.budgets, args.seeds)
     searched = time.process_time() - start
@@ -202,8 +203,8 @@ def main() -> int:
         grades.append({**known[i], **marks})
     graded = time.process_time() - start - searched
     print(
-        f"{args.players} players, {len(found)} positions (one decision in {every} of hard-bot "
-        f"games from seed {args.game_seed + 1}), seeds {args.seeds}, {args.games} games "
+        f"{args.players} players, {len(found)} {expert_settle._which(args.setup, every)} of "
+        f"hard-bot games from seed {args.game_seed + 1}, seeds {args.seeds}, {args.games} games "
         f"played on per candidate; CPU: searches {searched:.0f} s, oracle {graded:.0f} s"
         + "".join(f"; the expert's {item}" for item in args.set)
     )

@@ -42,22 +42,29 @@ from games.engine.search import clone  # noqa: E402
 
 
 def positions(
-    players: int, count: int, every: int, game_seed: int = 500, states: bool = False
+    players: int,
+    count: int,
+    every: int,
+    game_seed: int = 500,
+    states: bool = False,
+    setup: bool = False,
 ) -> list[tuple]:
     """``count`` (view, legal) pairs: one decision in ``every`` of hard-bot games that is a
     turn the expert searches, the games dealt from ``game_seed + 1`` on. ``states``: (view,
-    legal, a copy of the whole game state then) triples (``expert_oracle`` plays on from it)."""
+    legal, a copy of the whole game state then) triples (``expert_oracle`` plays on from it).
+    ``setup``: each seat's set-up ticket choice instead (``every`` unused; seat by seat, each
+    before the seats after it have chosen)."""
     out: list[tuple] = []
     game = 0
     while len(out) < count:
         game += 1
         decisions = hard_game(players, game_seed + game, lambda step, seat: step * 31 + seat)
         for step, state, view, legal in decisions:
-            if len(out) == count:
+            if len(out) == count or (setup and state.phase != phases.SETUP):
                 break
             if (
-                state.phase == phases.TURN
-                and step % every == every - 1
+                state.phase == (phases.SETUP if setup else phases.TURN)
+                and (setup or step % every == every - 1)
                 and len(legal) > 1
                 and expert._quick(view, legal, random.Random(0)) is None
             ):
@@ -134,6 +141,11 @@ def table(lines: list[dict]) -> str:
     return "\n".join(out)
 
 
+def _which(setup: bool, every: int) -> str:
+    """The positions, in words (for the scripts' first line)."""
+    return "set-up ticket choices" if setup else f"positions (one decision in {every})"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=2)
@@ -144,17 +156,18 @@ def main() -> int:
         "--every", type=int, default=None, help="every n-th decision (default 23, 37 at 3-5)"
     )
     parser.add_argument("--game-seed", type=int, default=500)
+    parser.add_argument("--setup", action="store_true", help="the set-up ticket choices")
     args = parser.parse_args()
     if len(args.seeds) < 2 or len(args.budgets) < 2:
         parser.error("give at least two seeds and two budgets")
     every = args.every or (23 if args.players == 2 else 37)
     start = time.process_time()
-    found = positions(args.players, args.positions, every, args.game_seed)
+    found = positions(args.players, args.positions, every, args.game_seed, setup=args.setup)
     rows = settle(found, args.budgets, args.seeds)
     cpu = time.process_time() - start
     print(
-        f"{args.players} players, {len(found)} positions (one decision in {every} of hard-bot "
-        f"games from seed {args.game_seed + 1}), seeds {args.seeds}, {cpu:.0f} s of CPU"
+        f"{args.players} players, {len(found)} {_which(args.setup, every)} of hard-bot "
+        f"games from seed {args.game_seed + 1}, seeds {args.seeds}, {cpu:.0f} s of CPU"
     )
     print(table(summary(rows, args.budgets)))
     return 0

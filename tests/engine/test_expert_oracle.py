@@ -66,3 +66,12 @@ def test_the_summary_measures_choices_against_the_hard_bots_move():
     assert (two["left"], two["better"]) == (3, 2)
     assert best["budget"] is None and best["gain"][0] == pytest.approx(0.05)  # a, then h itself
     assert "| 2 s | +0.0250" in oracle.table([one, two, best])
+
+
+def test_a_set_up_choice_is_played_on_with_the_other_seats_choosing_theirs():
+    ((view, legal, state),) = settle.positions(2, 1, every=23, states=True, setup=True)
+    assert state.phase == "setup" and view["you"]["seat"] == 0
+    marks = oracle.grade(state, 0, {"a": legal[0], "b": legal[-1]}, 2, 1)
+    for reward, win, rewards in marks.values():
+        assert 0.0 < reward < 1.0 and 0.0 <= win <= 1.0 and len(rewards) == 2
+    assert state.phase == "setup"  # the position itself is not played on

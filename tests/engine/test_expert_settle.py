@@ -45,3 +45,12 @@ def test_the_summary_counts_departures_agreement_and_the_top_budget():
     assert lines[1] == {"budget": 2, "positions": 2, "searches": 4, "left": 3, "agree": 1,
                         "as_top": 4}  # fmt: skip
     assert "| 1 | 1 of 4 | 1 of 2 | 2 of 4 |" in settle.table(lines)
+
+
+def test_the_set_up_positions_are_each_seats_ticket_choice():
+    found = settle.positions(2, 4, every=23, setup=True)
+    assert [view["you"]["seat"] for view, _ in found] == [0, 1, 0, 1]
+    for view, legal in found:
+        assert view["phase"] == phases.SETUP
+        assert len(legal) > 1 and {a["type"] for a in legal} == {"keep_tickets"}
+    assert found[0][0] != found[2][0]  # the next game's deal
