@@ -164,12 +164,15 @@ def test_evaluate_reports_every_candidate_with_its_visits():
 
 def test_a_larger_budget_judges_the_candidates_it_drops_on_more_worlds():
     """The halving's cuts come after rounds 4, 8, ... up to ``CUT_BUDGET`` (and for a playout
-    count alone), k times later at k times that budget at 2 players; at 4 players always
-    after rounds 4, 8, ...: the dropped candidates' visits say when they were dropped."""
+    count alone), k times later at k times that budget at 2 players and for the set-up ticket
+    choice at any table; at 4 players' turns always after rounds 4, 8, ...: the dropped
+    candidates' visits say when they were dropped."""
     budgets = (None, 0.1, 0.25, 0.4, 0.5, 1, 2)
     assert [expert.first_cut(b) for b in budgets] == [4, 4, 4, 4, 8, 16, 32]
     assert [expert.first_cut(b, 2) for b in budgets] == [4, 4, 4, 4, 8, 16, 32]
     assert [expert.first_cut(b, s) for b in budgets for s in (3, 4, 5)] == [4] * 21
+    for s in (2, 3, 4, 5):
+        assert [expert.first_cut(b, s, setup=True) for b in budgets] == [4, 4, 4, 4, 8, 16, 32]
     playouts = 8 * 16 + 4 * 16 + 2 * 8  # to a few rounds past the second cut at 1 s
 
     def halving(n: int, first: int) -> list:  # the visits of the candidates dropped, in order
@@ -193,6 +196,18 @@ def test_a_larger_budget_judges_the_candidates_it_drops_on_more_worlds():
         assert sum(r["visits"] == top for r in report) == 2  # the hard bot's move and one other
         dropped = sorted(r["visits"] for r in report if r["visits"] < top)
         assert dropped == halving(len(report), first), (seats, budget)
+
+
+def test_a_four_player_set_up_choice_keeps_every_keep_past_the_turns_first_cut():
+    """At 4 players a turn's halving first cuts after round 4 at any budget; the set-up
+    ticket choice at 2 s does not until round 32, so 6 rounds leave all its keeps searched
+    alike."""
+    state = E.new_game(seats=4, seed=7)
+    view, legal = E.view_for(state, 0), E.legal_actions(state, 0)
+    assert view["phase"] == "setup" and len(legal) > 8
+    report = expert.evaluate(view, legal, budget=2.0, playouts=6 * expert.TICKET_CANDIDATES, seed=1)
+    assert len(report) > 8
+    assert {r["visits"] for r in report} == {6}
 
 
 def test_a_single_legal_action_is_returned_without_search():

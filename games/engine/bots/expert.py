@@ -29,7 +29,8 @@ Terms (see ``expert_world`` for worlds, values and rewards):
   candidate in it with the same rollout seed (common random numbers: candidates are
   compared on equal luck); after rounds ``FIRST_CUT``, twice that,
   ... the worse half is dropped (never the hard bot's choice); at 2 players, above
-  ``CUT_BUDGET`` seconds, those rounds grow with the budget (``first_cut``). It stops at the budget:
+  ``CUT_BUDGET`` seconds, those rounds grow with the budget (``first_cut``; for the set-up
+  ticket choice at every table). It stops at the budget:
   ``budget`` seconds of this thread's CPU time, or ``playouts`` playouts (reproducible: the
   tests use it); a round the budget cuts short is not counted.
 - *choice*: the hard bot's own choice, unless a surviving candidate beats it clearly: its
@@ -88,7 +89,9 @@ FIRST_CUT = 4  # rounds before the halving first drops candidates (then at 8, 16
 # the budget that schedule is set for: at k times it (k whole), every cut comes k times later,
 # so a larger budget judges the dropped candidates on more worlds too (``first_cut``); only at
 # tables of at most CUT_SEATS seats (at 4 players, where a playout costs about three times as
-# much, the later cuts won fewer games at 1 s: docs/benchmarks.md, stop 49)
+# much, the later cuts won fewer games at 1 s: docs/benchmarks.md, stop 49), and for the set-up
+# ticket choice at every table (stop 51: graded by hard bots playing on, a 4-player set-up
+# choice stopped changing at 1 s with the fixed cuts and still gained from 1 to 2 s without)
 CUT_BUDGET = 0.25
 CUT_SEATS = 2
 WALL_FACTOR = 3.0  # a decision also stops after this many times its budget of wall time
@@ -177,7 +180,7 @@ def _search(view, cands, stats, rng, budget, playouts) -> None:
     alive = list(range(len(cands)))
     replies: list[dict] = [{} for _ in cands]  # per candidate: the next seat's replies
     done = rounds = 0
-    first = first_cut(budget, view["seats"])
+    first = first_cut(budget, view["seats"], view["phase"] == phases.SETUP)
     while done + len(alive) <= limit:
         base = world.determinize(view, rng)
         if base.phase == phases.SETUP:
@@ -208,17 +211,20 @@ def _search(view, cands, stats, rng, budget, playouts) -> None:
             alive = alive[: (len(alive) + 1) // 2]
 
 
-def first_cut(budget, seats: int = 2) -> int:
+def first_cut(budget, seats: int = 2, setup: bool = False) -> int:
     """The round of the halving's first cut (the next at twice it, and so on): ``FIRST_CUT``
-    up to ``CUT_BUDGET`` seconds, for a playout count alone and at tables of more than
-    ``CUT_SEATS`` seats; at 2 players above that budget in proportion to it, so the halving
-    takes the same share of a search at every budget (about a ninth of its playouts). With
-    the cuts at fixed rounds, a 2-player second's search judged every candidate it dropped
-    on 4 or 8 worlds and spent the rest on the last two (docs/benchmarks.md, stop 43). At 4
-    players a round costs about three times as much and the later cuts took a third of the
-    search: at 1 s they won 15 of 50 games against three hard where the fixed ones won 23
-    on the same deals (stop 49)."""
-    if budget is None or seats > CUT_SEATS:
+    up to ``CUT_BUDGET`` seconds, for a playout count alone and, but for the set-up ticket
+    choice (``setup``), at tables of more than ``CUT_SEATS`` seats; else above that budget in
+    proportion to it, so the halving takes the same share of a search at every budget (about
+    a ninth of its playouts). With the cuts at fixed rounds, a 2-player second's search
+    judged every candidate it dropped on 4 or 8 worlds and spent the rest on the last two
+    (docs/benchmarks.md, stop 43). At 4 players a round costs about three times as much and
+    the later cuts took a third of the search: at 1 s they won 15 of 50 games against three
+    hard where the fixed ones won 23 on the same deals (stop 49). The set-up choice, a
+    dozen ticket keeps each played to the end, is the one decision of a game where the
+    budget still buys a better choice (stop 51); with the fixed cuts a 4-player one was down
+    to two keeps after 16 worlds, and stopped changing at 1 s."""
+    if budget is None or (seats > CUT_SEATS and not setup):
         return FIRST_CUT
     return FIRST_CUT * max(1, int(budget / CUT_BUDGET + 1e-9))
 
