@@ -3,13 +3,14 @@
 Run from the repository root::
 
     .venv/bin/python benchmarks/expert_settle.py [--players 2] [--positions 16] \\
-        [--budgets 0.25 0.5 1 2] [--seeds 11 12]
+        [--budgets 0.25 0.5 1 2] [--seeds 11 12] [--setup]
 
 An arena point costs 50 games and still has a 95% interval about 27 points wide; this asks
 the search directly. The positions are turn decisions the expert searches (more than one
 legal action, not one of its quick decisions), one decision in ``--every`` of games played
-by four hard bots (or two), dealt from ``--game-seed`` on. Each position is searched at each
-budget (CPU seconds, as in play) with each search seed. Printed per budget:
+by four hard bots (or two), dealt from ``--game-seed`` on (``--setup``: each seat's set-up
+ticket choice instead). Each position is searched at each budget (CPU seconds, as in play)
+with each search seed. Printed per budget:
 
 - *left hard's move*: searches whose choice is not the hard bot's (the search's default,
   which another candidate must beat clearly: ``expert.evaluate``);

@@ -222,8 +222,9 @@ def first_cut(budget, seats: int = 2, setup: bool = False) -> int:
     the later cuts took a third of the search: at 1 s they won 15 of 50 games against three
     hard where the fixed ones won 23 on the same deals (stop 49). The set-up choice, a
     dozen ticket keeps each played to the end, is the one decision of a game where the
-    budget still buys a better choice (stop 51); with the fixed cuts a 4-player one was down
-    to two keeps after 16 worlds, and stopped changing at 1 s."""
+    budget still buys a better choice, as hard bots playing the keeps on judge it (stop 51);
+    with the fixed cuts a 4-player one was down to two keeps after 16 worlds, and stopped
+    changing at 1 s."""
     if budget is None or (seats > CUT_SEATS and not setup):
         return FIRST_CUT
     return FIRST_CUT * max(1, int(budget / CUT_BUDGET + 1e-9))
