@@ -154,16 +154,8 @@ def table(lines: list[dict]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--positions", type=int, default=24)
-    parser.add_argument("--budgets", type=float, nargs="+", default=[0.25, 0.5, 1.0, 2.0])
-    parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12])
+    expert_settle.position_arguments(parser, 24)
     parser.add_argument("--games", type=int, default=64, help="games played on per candidate")
-    parser.add_argument(
-        "--every", type=int, default=None, help="every n-th decision (default 23, 37 at 3-5)"
-    )
-    parser.add_argument("--game-seed", type=int, default=500)
-    parser.add_argument("--setup", action="store_true", help="the set-up ticket choices")
     parser.add_argument("--json", type=Path, help="also write the searches and grades here")
     parser.add_argument(
         "--grades",
@@ -184,7 +176,7 @@ def main() -> int:
         if not hasattr(expert, name):
             parser.error(f"the expert has no constant {name}")
         setattr(expert, name, type(getattr(expert, name))(value))
-    every = args.every or (23 if args.players == 2 else 37)
+    every = expert_settle.every_of(args)
     start = time.process_time()
     found = expert_settle.positions(
         args.players, args.positions, every, args.game_seed, states=True, setup=args.setup

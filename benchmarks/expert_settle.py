@@ -147,10 +147,11 @@ def _which(setup: bool, every: int) -> str:
     return "set-up ticket choices" if setup else f"positions (one decision in {every})"
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def position_arguments(parser: argparse.ArgumentParser, count: int) -> None:
+    """The options that choose the positions and searches (this script's and
+    ``expert_oracle``'s); ``count``: the default number of positions."""
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--positions", type=int, default=16)
+    parser.add_argument("--positions", type=int, default=count)
     parser.add_argument("--budgets", type=float, nargs="+", default=[0.25, 0.5, 1.0, 2.0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[11, 12])
     parser.add_argument(
@@ -158,10 +159,20 @@ def main() -> int:
     )
     parser.add_argument("--game-seed", type=int, default=500)
     parser.add_argument("--setup", action="store_true", help="the set-up ticket choices")
+
+
+def every_of(args: argparse.Namespace) -> int:
+    """``--every``, or its default for the table size."""
+    return args.every or (23 if args.players == 2 else 37)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    position_arguments(parser, 16)
     args = parser.parse_args()
     if len(args.seeds) < 2 or len(args.budgets) < 2:
         parser.error("give at least two seeds and two budgets")
-    every = args.every or (23 if args.players == 2 else 37)
+    every = every_of(args)
     start = time.process_time()
     found = positions(args.players, args.positions, every, args.game_seed, setup=args.setup)
     rows = settle(found, args.budgets, args.seeds)
