@@ -54,9 +54,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks import expert_settle  # noqa: E402
 from games.engine import phases  # noqa: E402
 from games.engine.actions import apply_action, current_seats, legal_actions  # noqa: E402
-from games.engine.bots import expert  # noqa: E402
+from games.engine.bots import choose_action, expert  # noqa: E402
 from games.engine.bots import expert_world as world  # noqa: E402
-from games.engine.bots.hard import Hard  # noqa: E402
 from games.engine.views import view_for  # noqa: E402
 
 
@@ -74,12 +73,13 @@ def play_on(state, seat: int, action: dict, seed: int) -> tuple[float, float]:
     while s.phase != phases.OVER:
         who = current_seats(s)[0]
         legal = legal_actions(s, who)
+        action = legal[0]
         if len(legal) > 1:
             view = view_for(s, who, log_since=s.log_base + len(s.log))
             # each step's bot seed depends on the game and the step alone: candidates that
             # reach the same situations meet the same choices
-            legal = [Hard(view, legal, random.Random(seed * 7919 + step)).choose()]
-        apply_action(s, who, legal[0])
+            action = choose_action("hard", view, legal, seed * 7919 + step)
+        apply_action(s, who, action)
         step += 1
     scores = [float(p["score"]) for p in s.final["players"]]
     best = max(scores)
@@ -181,14 +181,14 @@ def main() -> int:
     found = expert_settle.positions(
         args.players, args.positions, every, args.game_seed, states=True, setup=args.setup
     )
-    rows = expert_settle.settle(found, args.budgets, args.seeds)
-    searched = time.process_time() - start
     known = [{} for _ in found]
-    if args.grades:
+    if args.grades:  # checked before the searches, which take minutes
         earlier = json.loads(args.grades.read_text())
         if earlier["positions"] != _where(found) or earlier.get("games") != args.games:
             parser.error(f"{args.grades} grades other positions, or over another --games")
         known = earlier["grades"]
+    rows = expert_settle.settle(found, args.budgets, args.seeds)
+    searched = time.process_time() - start
     grades = []
     for i, ((view, _legal, state), row) in enumerate(zip(found, rows, strict=True)):
         todo = {k: a for k, a in row["searched"].items() if k not in known[i]}
@@ -196,7 +196,7 @@ def main() -> int:
         grades.append({**known[i], **marks})
     graded = time.process_time() - start - searched
     print(
-        f"{args.players} players, {len(found)} {expert_settle._which(args.setup, every)} of "
+        f"{args.players} players, {len(found)} {expert_settle.which(args.setup, every)} of "
         f"hard-bot games from seed {args.game_seed + 1}, seeds {args.seeds}, {args.games} games "
         f"played on per candidate; CPU: searches {searched:.0f} s, oracle {graded:.0f} s"
         + "".join(f"; the expert's {item}" for item in args.set)

@@ -142,7 +142,7 @@ def table(lines: list[dict]) -> str:
     return "\n".join(out)
 
 
-def _which(setup: bool, every: int) -> str:
+def which(setup: bool, every: int) -> str:
     """The positions, in words (for the scripts' first line)."""
     return "set-up ticket choices" if setup else f"positions (one decision in {every})"
 
@@ -178,7 +178,7 @@ def main() -> int:
     rows = settle(found, args.budgets, args.seeds)
     cpu = time.process_time() - start
     print(
-        f"{args.players} players, {len(found)} {_which(args.setup, every)} of hard-bot "
+        f"{args.players} players, {len(found)} {which(args.setup, every)} of hard-bot "
         f"games from seed {args.game_seed + 1}, seeds {args.seeds}, {cpu:.0f} s of CPU"
     )
     print(table(summary(rows, args.budgets)))
