@@ -100,6 +100,74 @@ def test_a_plan_taken_away_is_made_again_around_it():
     assert taken not in plans[other] and plans[other] == rollout.plan_for(state, other)
 
 
+def _set_up(seed: int):
+    state = E.new_game(seats=2, seed=seed)
+    while state.phase == "setup":
+        seat = E.current_seats(state)[0]
+        E.apply_action(state, seat, E.legal_actions(state, seat)[0])
+    return state
+
+
+def test_a_seat_whose_tickets_are_joined_collects_cards_for_the_longest_open_routes():
+    """With no route left to join its tickets, a seat's plan is its fillers: the longest
+    routes still open to it within its cars. The policy draws their colours rather than
+    claim whatever short route the hand pays, as it did with an empty plan (the hard bot
+    playing on the same set-up keeps scored about 12 route points a game more;
+    docs/benchmarks.md, stop 52)."""
+    state = _set_up(4)
+    seat = state.current
+    board = state.board
+    state.tickets[seat] = []  # nothing to join
+    plan = rollout.plan_for(state, seat)
+    assert isinstance(plan, rollout.Fillers) and len(plan) == rollout.FILLERS
+    shortest = min(board.routes[r].length for r in plan)
+    rest = [r for r in board.routes if r.index not in plan]
+    assert all(r.length <= shortest for r in rest)
+    colors = planner.color_index(board, state.card_names)
+    short = next(
+        r.index for r in board.routes
+        if r.length == 2 and colors[r.index] >= 0 and not r.tunnel and not r.ferry_locomotives
+    )  # fmt: skip
+    hand = [0] * len(state.hands[seat])
+    hand[colors[short]] = 2  # pays that short route, and none of the fillers
+    state.hands[seat] = hand
+    assert rollout.choose(state, seat, set(), random.Random(0))["type"] == "claim_route"
+    action = rollout.choose(state, seat, plan, random.Random(0))
+    assert action["type"] == "draw_card" and action in E.legal_actions(state, seat)
+
+
+def test_fillers_follow_the_plan_and_are_made_again_when_one_is_taken():
+    """The plan's last route claimed, the seat's plan becomes its fillers; a filler another
+    seat takes is replaced by the next longest open route, and the plan stays fillers."""
+    state = _set_up(4)
+    board = state.board
+    me = state.current
+    other = 1 - me
+    plans = rollout.plans_for(state)
+    plans[me] = {next(iter(plans[me]))}  # one route left to claim
+    last = next(iter(plans[me]))
+    state.hands[me] = [board.routes[last].length] * (state.wild + 1)
+    claim = next(
+        a for a in E.legal_actions(state, me)
+        if a["type"] == "claim_route" and a["route"] == board.routes[last].id
+    )  # fmt: skip
+    E.apply_action(state, me, claim)
+    rollout.after(state, plans, me, claim)
+    assert isinstance(plans[me], rollout.Fillers) and plans[me] == rollout.fillers(state, me)
+    assert state.phase == "turn" and state.current == other
+    plans = rollout.copies(plans)  # as a playout copies them: fillers stay fillers
+    taken = next(iter(plans[me]))
+    state.hands[other] = [board.routes[taken].length] * (state.wild + 1)
+    grab = next(
+        a for a in E.legal_actions(state, other)
+        if a["type"] == "claim_route" and a["route"] == board.routes[taken].id
+    )  # fmt: skip
+    E.apply_action(state, other, grab)
+    rollout.after(state, plans, other, grab)
+    assert isinstance(plans[me], rollout.Fillers) and taken not in plans[me]
+    assert plans[me] == rollout.fillers(state, me) and len(plans[me]) == rollout.FILLERS
+
+
 @pytest.mark.parametrize(("ruleset", "variant", "options", "seats"), RULESETS)
 def test_plans_read_from_the_state_are_the_plans_read_from_the_seats_view(
     ruleset, variant, options, seats
@@ -125,7 +193,9 @@ def test_plans_read_from_the_state_are_the_plans_read_from_the_seats_view(
                         for r in seen.board.routes
                     ]  # fmt: skip
                     plan = planner.fit_plan(seen, seen.tickets, costs, seen.trains[s])[0]
-                    assert rollout.plan_for(state, s) == set(plan.routes)
+                    # the plan, or the fillers of a seat whose tickets need no route more
+                    expected = set(plan.routes) or rollout.fillers(state, s)
+                    assert rollout.plan_for(state, s) == expected
                     checked += 1
             E.apply_action(state, seat, rng.choice(E.legal_actions(state, seat)))
     assert checked > 20

@@ -257,7 +257,7 @@ def _playout(
     candidate's reply statistics, see ``_reply``), then the game to its end by every seat's
     plan (``rollout``): (reward, margin) of the final scores."""
     state = world.clone(base)
-    plans = [set(p) for p in plans]
+    plans = rollout.copies(plans)
     apply_action(state, seat, action)
     rng = random.Random(roll)
     rollout.after(state, plans, seat, action)
