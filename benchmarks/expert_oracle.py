@@ -54,15 +54,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks import expert_settle  # noqa: E402
 from games.engine import phases  # noqa: E402
 from games.engine.actions import apply_action, current_seats, legal_actions  # noqa: E402
-from games.engine.bots import choose_action, expert  # noqa: E402
+from games.engine.bots import choose_action, expert, rollout  # noqa: E402
 from games.engine.bots import expert_world as world  # noqa: E402
 from games.engine.views import view_for  # noqa: E402
 
 
-def play_on(state, seat: int, action: dict, seed: int) -> tuple[float, float]:
+def play_to_end(state, seat: int, action: dict, seed: int, policy: str = "hard"):
     """``action`` played by ``seat`` in a copy of ``state`` (its decks shuffled again and
-    its rng drawn anew from ``seed``), then the game to its end by hard bots: (reward, win
-    share) of ``seat``."""
+    its rng drawn anew from ``seed``), then the game to its end: by hard bots in every seat,
+    or (``policy`` "rollout") by the expert's rollout policy, as its search plays a world on
+    (a set-up's ticket choices still open kept as the hard bot would, as the search's worlds
+    keep them). The final state."""
     rng = random.Random(seed)
     s = world.clone(state)
     rng.shuffle(s.deck)
@@ -71,6 +73,9 @@ def play_on(state, seat: int, action: dict, seed: int) -> tuple[float, float]:
     apply_action(s, seat, action)
     step = 0
     while s.phase != phases.OVER:
+        if policy == "rollout" and s.phase != phases.SETUP:
+            rollout.play_out(s, rollout.plans_for(s), rng)
+            break
         who = current_seats(s)[0]
         legal = legal_actions(s, who)
         action = legal[0]
@@ -81,6 +86,13 @@ def play_on(state, seat: int, action: dict, seed: int) -> tuple[float, float]:
             action = choose_action("hard", view, legal, seed * 7919 + step)
         apply_action(s, who, action)
         step += 1
+    return s
+
+
+def play_on(state, seat: int, action: dict, seed: int) -> tuple[float, float]:
+    """``action`` played by ``seat`` in a copy of ``state``, then the game to its end by hard
+    bots (``play_to_end``): (reward, win share) of ``seat``."""
+    s = play_to_end(state, seat, action, seed)
     scores = [float(p["score"]) for p in s.final["players"]]
     best = max(scores)
     win = 1 / scores.count(best) if scores[seat] == best else 0.0
@@ -184,7 +196,7 @@ def main() -> int:
     known = [{} for _ in found]
     if args.grades:  # checked before the searches, which take minutes
         earlier = json.loads(args.grades.read_text())
-        if earlier["positions"] != _where(found) or earlier.get("games") != args.games:
+        if earlier["positions"] != where(found) or earlier.get("games") != args.games:
             parser.error(f"{args.grades} grades other positions, or over another --games")
         known = earlier["grades"]
     rows = expert_settle.settle(found, args.budgets, args.seeds)
@@ -203,12 +215,12 @@ def main() -> int:
     )
     print(table(summary(rows, grades, args.budgets)))
     if args.json:
-        out = {"positions": _where(found), "games": args.games, "rows": rows, "grades": grades}
+        out = {"positions": where(found), "games": args.games, "rows": rows, "grades": grades}
         args.json.write_text(json.dumps(out))
     return 0
 
 
-def _where(found: list) -> list:
+def where(found: list) -> list:
     return [{"seat": v["you"]["seat"], "turn": v["turn"]} for v, _, _ in found]
 
 

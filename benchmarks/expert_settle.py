@@ -73,7 +73,7 @@ def positions(
     return out
 
 
-def _key(action: dict) -> str:
+def key(action: dict) -> str:
     return json.dumps(action, sort_keys=True)
 
 
@@ -95,14 +95,14 @@ def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=
             for seed in seeds:
                 result = expert.evaluate(view, legal, seed=seed, **kwargs)
                 estimates[budget].append(
-                    {_key(r["action"]): [r["value"], r["visits"]] for r in result}
+                    {key(r["action"]): [r["value"], r["visits"]] for r in result}
                 )
                 for r in result:
-                    searched[_key(r["action"])] = r["action"]
+                    searched[key(r["action"])] = r["action"]
                     if r["prior"]:
-                        prior = _key(r["action"])
+                        prior = key(r["action"])
                 firsts.append(result[0])
-            chosen[budget] = [_key(first["action"]) for first in firsts]
+            chosen[budget] = [key(first["action"]) for first in firsts]
             left[budget] = [not first["prior"] for first in firsts]
         rows.append({"chosen": chosen, "left": left, "prior": prior, "searched": searched,
                      "estimates": estimates})  # fmt: skip

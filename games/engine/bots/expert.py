@@ -136,11 +136,7 @@ def evaluate(view: dict, legal: list, budget=DEFAULT_BUDGET, seed: int = 0, play
     instead (``budget=None``: the count alone, for reproducible results; both given:
     whichever ends first)."""
     rng = random.Random(seed)
-    hard = Hard(view, legal, random.Random(rng.getrandbits(32)))
-    if legal[0]["type"] == "keep_tickets" and view["phase"] == phases.SETUP:
-        cands = hard.ranked_keeps()[:TICKET_CANDIDATES]
-    else:
-        cands = candidates(hard, view, hard.choose())
+    cands = searched(Hard(view, legal, random.Random(rng.getrandbits(32))), view, legal)
     stats = [[0.0, 0.0, 0, 0.0, 0.0] for _ in cands]
     if len(cands) > 1:
         _search(view, cands, stats, rng, budget, playouts)
@@ -171,6 +167,14 @@ def evaluate(view: dict, legal: list, budget=DEFAULT_BUDGET, seed: int = 0, play
 
     out.sort(key=rank)
     return out
+
+
+def searched(hard: Hard, view: dict, legal: list) -> list:
+    """The actions ``evaluate`` searches, the hard bot's choice first: set-up ticket keeps,
+    else ``candidates``."""
+    if legal[0]["type"] == "keep_tickets" and view["phase"] == phases.SETUP:
+        return hard.ranked_keeps()[:TICKET_CANDIDATES]
+    return candidates(hard, view, hard.choose())
 
 
 def _search(view, cands, stats, rng, budget, playouts) -> None:
