@@ -111,8 +111,8 @@ def _set_up(seed: int):
 def test_a_seat_whose_tickets_are_joined_collects_cards_for_the_longest_open_routes():
     """With no route left to join its tickets, a seat's plan is its fillers: the longest
     routes still open to it within its cars. The policy draws their colours rather than
-    claim whatever short route the hand pays, as it did with an empty plan (the hard bot
-    playing on the same set-up keeps scored about 12 route points a game more;
+    claim whatever short route the hand pays, as it did with an empty plan (after a set-up
+    keep of two short tickets, hard bots playing on scored about 12 route points a game more;
     docs/benchmarks.md, stop 52)."""
     state = _set_up(4)
     seat = state.current

@@ -18,9 +18,9 @@ Terms:
 - *fillers*: the plan of a seat whose tickets need no route more (joined, or past joining):
   the ``FILLERS`` longest routes still open to it within its cars, made again when one is
   claimed or taken. With no plan at all, a seat claimed whatever the hand paid, most often a
-  short route, and the policy's seats scored about 12 route points a game less than hard
-  bots playing on from the same set-up keeps did; so the search rated keeps that are done
-  early far below what they are worth (docs/benchmarks.md, stop 52).
+  short route: after a set-up keep of two short tickets the policy's seats scored about 12
+  route points a game less than hard bots playing on from the same keep, so the search rated
+  keeps that are done early far below what they are worth (docs/benchmarks.md, stop 52).
 - a turn: claim the longest planned route the hand pays (the payment with the fewest
   locomotives); in the end game, the longest route it pays at all; else draw, a face-up
   card of the colour needed most, else blind. A tunnel is paid when it
