@@ -168,6 +168,68 @@ def test_fillers_follow_the_plan_and_are_made_again_when_one_is_taken():
     assert plans[me] == rollout.fillers(state, me) and len(plans[me]) == rollout.FILLERS
 
 
+def _plain_route(board, colors, length: int, tunnel: bool = False, other_than=()) -> int:
+    """A coloured route of ``length`` (a tunnel or not), no ferry, none of ``other_than``'s
+    colours."""
+    return next(
+        r.index for r in board.routes
+        if r.length == length and colors[r.index] >= 0 and r.tunnel == tunnel
+        and not r.ferry_locomotives and colors[r.index] not in other_than
+    )  # fmt: skip
+
+
+def _paying(state, routes, colors) -> list:
+    """A hand of exactly the cards that pay each of ``routes`` in its colour."""
+    hand = [0] * len(state.hands[0])
+    for r in routes:
+        hand[colors[r]] += state.board.routes[r].length
+    return hand
+
+
+def test_near_the_end_a_seat_still_claims_for_its_tickets():
+    """With few cars left, a seat with tickets to join claims its planned route, not the
+    longest route its hand pays; in its last turn it claims the route that finishes its plan
+    over a longer one. The policy used to claim the longest route it paid once a seat had 6
+    cars or fewer or the last round was on, tickets unjoined or not: with three or four
+    tickets kept its seats failed about half a ticket a game more than hard bots in their
+    place (docs/benchmarks.md, stop 53)."""
+    state = _set_up(4)
+    board = state.board
+    me = state.current
+    colors = planner.color_index(board, state.card_names)
+    planned = _plain_route(board, colors, 2)
+    longer = _plain_route(board, colors, 4, other_than={colors[planned]})
+    state.hands[me] = _paying(state, (planned, longer), colors)
+    state.trains[me] = rollout.END_GAME_CARS
+    plan = {planned}
+    for last_round in (-1, 1 - me):  # a few cars left; then this seat's last turn
+        state.last_round = last_round
+        action = rollout.choose(state, me, plan, random.Random(0))
+        assert action["route"] == board.routes[planned].id and action in E.legal_actions(state, me)
+    # the last turn with two routes still to claim: the plan cannot be finished; the most points
+    plan = {planned, _plain_route(board, colors, 3, other_than={colors[planned], colors[longer]})}
+    assert rollout.choose(state, me, plan, random.Random(0))["route"] == board.routes[longer].id
+
+
+def test_a_planned_tunnel_waits_for_a_spare_card():
+    """A tunnel of the plan is claimed with a card to spare for the extra cards it may ask
+    (as the hard bot keeps one); without it the seat draws, unless it is its last turn."""
+    state = _set_up(4)
+    board = state.board
+    me = state.current
+    colors = planner.color_index(board, state.card_names)
+    tunnel = _plain_route(board, colors, 2, tunnel=True)
+    state.hands[me] = _paying(state, (tunnel,), colors)
+    action = rollout.choose(state, me, {tunnel}, random.Random(0))
+    assert action["type"] == "draw_card" and action in E.legal_actions(state, me)
+    state.last_round = 1 - me
+    assert rollout.choose(state, me, {tunnel}, random.Random(0))["route"] == board.routes[tunnel].id
+    state.last_round = -1
+    state.hands[me][colors[tunnel]] += 1
+    action = rollout.choose(state, me, {tunnel}, random.Random(0))
+    assert action["route"] == board.routes[tunnel].id and action in E.legal_actions(state, me)
+
+
 @pytest.mark.parametrize(("ruleset", "variant", "options", "seats"), RULESETS)
 def test_plans_read_from_the_state_are_the_plans_read_from_the_seats_view(
     ruleset, variant, options, seats

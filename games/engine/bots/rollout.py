@@ -22,11 +22,18 @@ Terms:
   route points a game less than hard bots playing on from the same keep, so the search rated
   keeps that are done early far below what they are worth (docs/benchmarks.md, stop 52).
 - a turn: claim the longest planned route the hand pays (the payment with the fewest
-  locomotives); in the end game, the longest route it pays at all; else draw, a face-up
-  card of the colour needed most, else blind. A tunnel is paid when it
-  can be. No stations, no new tickets (the hard bot seldom takes them, and a ticket choice
-  would cost a medium-bot decision), warehouses left alone; a ticket choice (after a
-  searched ticket draw) and a depot are the medium bot's.
+  locomotives), a tunnel only with a card to spare for the extra cards it may ask, as the
+  hard bot keeps one (``TUNNEL_SPARE``); with fillers and at most ``END_GAME_CARS`` cars,
+  the longest route it pays at all; in the seat's last turn, the route that finishes its
+  plan if one route is left and the hand pays it, else the longest route it pays; else
+  draw, a face-up card of the colour needed most, else blind. A tunnel's extra cards are
+  paid when they can be. No stations, no new tickets (the hard bot seldom takes them, and
+  a ticket choice would cost a medium-bot decision), warehouses left alone; a ticket choice
+  (after a searched ticket draw) and a depot are the medium bot's.
+- *the end game*, before stop 53 (docs/benchmarks.md): at 6 cars or fewer, or in the last
+  round, every seat claimed the longest route it paid, tickets joined or not, and tried
+  tunnels without a spare card: with three or four tickets kept at set-up its seats failed
+  about half a ticket a game more than hard bots in their place.
 """
 
 from __future__ import annotations
@@ -43,7 +50,8 @@ from . import planner
 from .hard import HARD
 from .medium import Medium
 
-END_GAME_CARS = 6  # at or below this many cars, a seat claims whatever scores most
+END_GAME_CARS = 6  # at or below this many cars, a seat with fillers claims whatever scores most
+TUNNEL_SPARE = 1  # cards a planned tunnel's claim leaves of its colour and locomotives
 FILLERS = 3  # routes a seat whose tickets are joined collects cards for (the hard bot's count)
 MAX_STEPS = 600  # decisions in one playout (a safety net: a game ends well before)
 
@@ -209,10 +217,14 @@ def choose(state, seat: int, plan: set, rng) -> dict:
 
 
 def _turn(state, seat: int, plan: set) -> dict:
-    end_game = state.trains[seat] <= END_GAME_CARS or state.last_round >= 0
     board = state.board
-    if plan and not end_game:
-        action = _claim(state, seat, sorted(plan, key=_minus_length(board).__getitem__))
+    tickets = plan and type(plan) is not Fillers
+    if state.last_round >= 0:  # this seat's last turn
+        action = _claim(state, seat, tuple(plan)) if tickets and len(plan) == 1 else None
+        action = action or _claim(state, seat, _by_length(board))
+    elif plan and (tickets or state.trains[seat] > END_GAME_CARS):
+        order = sorted(plan, key=_minus_length(board).__getitem__)
+        action = _claim(state, seat, order, TUNNEL_SPARE)
     else:
         action = _claim(state, seat, _by_length(board))
     if action is not None:
@@ -228,9 +240,10 @@ def _turn(state, seat: int, plan: set) -> dict:
     return legal[0]
 
 
-def _claim(state, seat: int, order) -> dict | None:
+def _claim(state, seat: int, order, spare: int = 0) -> dict | None:
     """A claim of the first route of ``order`` the seat may claim and pay (the payment with
-    the fewest locomotives, then the colour held most), as ``legal_actions`` lists it.
+    the fewest locomotives, then the colour held most), as ``legal_actions`` lists it; a
+    tunnel only if the hand keeps ``spare`` cards of its colour and locomotives beyond it.
     When ``order`` is ``_by_length`` (every route, longest first: the policy's hottest loop,
     every turn without a plan), the routes longer than the seat could pay are skipped at
     once."""
@@ -265,6 +278,8 @@ def _claim(state, seat: int, order) -> dict | None:
         if not pays:
             continue
         c, k = min(pays, key=lambda p: (p[1], -hand[p[0]]))
+        if spare and row[7] and w + (hand[c] if c != wild else 0) - length < spare:
+            continue  # a tunnel without ``spare`` cards left for what it may ask more
         names = state.card_names
         wname = names[wild]
         if c == wild:
