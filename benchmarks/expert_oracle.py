@@ -36,6 +36,11 @@ settles decisions the oracle cannot tell apart. Pure engine. A game played on co
 50 ms of CPU from a 2-player turn, 60 from a 4-player one, 75 and 125 from a set-up; a
 position has 5-12 candidates, so ``--positions 24 --games 64`` plays about 12,000 games after
 the searches (10-25 minutes).
+
+Two codes' choices, side by side: run this with ``--json new.json`` in one, then with
+``--grades new.json --json old.json`` in the other (only the candidates it adds are played
+on), and ``--report new.json --before old.json`` prints, per budget, the oracle's reward of
+one's choices minus the other's, paired by position.
 """
 
 from __future__ import annotations
@@ -148,6 +153,61 @@ def _interval(values: list[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
+def paired(rows: list[dict], before: list[dict], grades: list[dict]) -> list[dict]:
+    """Per budget both runs searched at: the oracle's reward of this run's choices minus that
+    of ``before``'s (the rows of another code's run of the same positions), each position's
+    difference the mean over its seeds, with a 95% interval over positions (``grades``: both
+    runs' candidates, played on in the same games)."""
+    out = []
+    for budget in [b for b in rows[0]["chosen"] if b in before[0]["chosen"]]:
+        diffs, changed = [], 0
+        for row, old, marks in zip(rows, before, grades, strict=True):
+            now = statistics.fmean(marks[c][0] for c in row["chosen"][budget])
+            was = statistics.fmean(marks[c][0] for c in old["chosen"][budget])
+            diffs.append(now - was)
+            changed += row["chosen"][budget] != old["chosen"][budget]
+        out.append({"budget": budget, "diff": _interval(diffs), "changed": changed})
+    return out
+
+
+def paired_table(lines: list[dict], positions: int) -> str:
+    out = [
+        "| budget | this run's choices minus the earlier run's: reward | positions chosen "
+        "otherwise |",
+        "| --- | --- | --- |",
+    ]
+    for line in lines:
+        d = line["diff"]
+        out.append(
+            f"| {float(line['budget']):g} s | {d[0]:+.4f} [{d[1]:+.4f}, {d[2]:+.4f}] "
+            f"| {line['changed']} of {positions} |"
+        )
+    return "\n".join(out)
+
+
+def report(path: Path, before: Path | None) -> str:
+    """The tables of a kept ``--json`` file, and with ``before`` (a file of the same
+    positions and games, from other code) the paired difference of the two runs' choices."""
+    run = json.loads(path.read_text())
+    budgets = [float(b) for b in run["rows"][0]["chosen"]]
+    rows = [{**r, "chosen": {float(b): c for b, c in r["chosen"].items()}} for r in run["rows"]]
+    out = [table(summary(rows, run["grades"], budgets))]
+    if before is not None:
+        earlier = json.loads(before.read_text())
+        if earlier["positions"] != run["positions"] or earlier["games"] != run["games"]:
+            raise SystemExit(f"{before} is about other positions, or over another --games")
+        grades = [{**a, **b} for a, b in zip(earlier["grades"], run["grades"], strict=True)]
+        missing = [
+            c for r, marks in zip(earlier["rows"], grades, strict=True)
+            for chosen in r["chosen"].values() for c in chosen if c not in marks
+        ]  # fmt: skip
+        if missing:
+            raise SystemExit(f"no grade for {len(missing)} choices of {before}")
+        out.append(f"\n{path} minus {before}, paired by position:")
+        out.append(paired_table(paired(run["rows"], earlier["rows"], grades), len(grades)))
+    return "\n".join(out)
+
+
 def table(lines: list[dict]) -> str:
     out = [
         "| choice | gain over hard's move: reward | in wins, points | departures rated better |",
@@ -182,7 +242,26 @@ def main() -> int:
         metavar="NAME=VALUE",
         help="a constant of the expert for the searches (a variant, probed; e.g. CONFIDENCE=2)",
     )
+    parser.add_argument(
+        "--report",
+        type=Path,
+        metavar="FILE",
+        help="search and play nothing: print the tables of a --json FILE",
+    )
+    parser.add_argument(
+        "--before",
+        type=Path,
+        metavar="FILE",
+        help="with --report: also the paired difference of FILE's choices (a --json file of "
+        "the same positions from other code, graded with --grades of the reported one) and "
+        "the reported run's",
+    )
     args = parser.parse_args()
+    if args.report:
+        print(report(args.report, args.before))
+        return 0
+    if args.before:
+        parser.error("--before goes with --report")
     for item in args.set:
         name, _, value = item.partition("=")
         if not hasattr(expert, name):

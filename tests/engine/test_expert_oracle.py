@@ -75,3 +75,44 @@ def test_a_set_up_choice_is_played_on_with_the_other_seats_choosing_theirs():
     for reward, win, rewards in marks.values():
         assert 0.0 < reward < 1.0 and 0.0 <= win <= 1.0 and len(rewards) == 2
     assert state.phase == "setup"  # the position itself is not played on
+
+
+def _kept(path, rows, grades, positions=None):
+    positions = positions or [{"seat": 0, "turn": 3}, {"seat": 1, "turn": 9}]
+    path.write_text(json.dumps({"positions": positions, "games": 2, "rows": rows,
+                                "grades": grades}))  # fmt: skip
+    return path
+
+
+def test_a_kept_run_is_reported_again_and_set_against_another_codes_choices(tmp_path):
+    """``--report`` prints a kept run's table without searching; ``--before`` adds, per
+    budget, its choices' oracle reward minus the other run's, paired by position, the other
+    run's choices graded from either file."""
+    new_rows = [
+        {"chosen": {1: ["a", "a"], 2: ["a", "h"]}, "prior": "h"},
+        {"chosen": {1: ["h", "h"], 2: ["h", "h"]}, "prior": "h"},
+    ]
+    old_rows = [
+        {"chosen": {1: ["h", "h"], 2: ["c", "c"]}, "prior": "h"},
+        {"chosen": {1: ["b", "h"], 2: ["h", "h"]}, "prior": "h"},
+    ]
+    new = _kept(
+        tmp_path / "new.json", new_rows,
+        [{"h": (0.5, 0.5, []), "a": (0.7, 1.0, [])}, {"h": (0.5, 0.5, []), "b": (0.3, 0.0, [])}],
+    )  # fmt: skip
+    old = _kept(tmp_path / "old.json", old_rows, [{"c": (0.4, 0.0, [])}, {}])
+    text = oracle.report(new, old)
+    assert text.startswith(oracle.table(oracle.summary(new_rows, json.loads(new.read_text())[
+        "grades"], [1.0, 2.0])))  # fmt: skip
+    after = text.split("paired by position:")[1]
+    lines = {line.split(" | ")[0]: line for line in after.splitlines()}
+    # 1 s: position 1 0.7 - 0.5, position 2 0.5 - (0.3 + 0.5) / 2: mean (0.2 + 0.1) / 2
+    assert "| +0.1500 [" in lines["| 1 s"] and lines["| 1 s"].endswith("| 2 of 2 |")
+    # 2 s: position 1 (0.7 + 0.5) / 2 - 0.4, position 2 nothing: mean 0.1
+    assert "| +0.1000 [" in lines["| 2 s"] and lines["| 2 s"].endswith("| 1 of 2 |")
+    elsewhere = _kept(tmp_path / "elsewhere.json", old_rows, [{}, {}], [{"seat": 0, "turn": 4}])
+    with pytest.raises(SystemExit, match="other positions"):
+        oracle.report(new, elsewhere)
+    ungraded = _kept(tmp_path / "ungraded.json", old_rows, [{}, {}])
+    with pytest.raises(SystemExit, match="no grade for 2 choices"):
+        oracle.report(new, ungraded)
