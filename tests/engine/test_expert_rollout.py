@@ -191,8 +191,8 @@ def test_near_the_end_a_seat_still_claims_for_its_tickets():
     longest route its hand pays; in its last turn it claims the route that finishes its plan
     over a longer one. The policy used to claim the longest route it paid once a seat had 6
     cars or fewer or the last round was on, tickets unjoined or not: with three or four
-    tickets kept its seats failed about half a ticket a game more than hard bots in their
-    place (docs/benchmarks.md, stop 53)."""
+    tickets kept its seats failed a quarter to four fifths of a ticket a game more than hard
+    bots in their place (docs/benchmarks.md, stop 53)."""
     state = _set_up(4)
     board = state.board
     me = state.current

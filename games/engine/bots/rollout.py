@@ -33,7 +33,7 @@ Terms:
 - *the end game*, before stop 53 (docs/benchmarks.md): at 6 cars or fewer, or in the last
   round, every seat claimed the longest route it paid, tickets joined or not, and tried
   tunnels without a spare card: with three or four tickets kept at set-up its seats failed
-  about half a ticket a game more than hard bots in their place.
+  a quarter to four fifths of a ticket a game more than hard bots in their place.
 """
 
 from __future__ import annotations
