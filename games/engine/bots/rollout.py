@@ -51,7 +51,7 @@ from .hard import HARD
 from .medium import Medium
 
 END_GAME_CARS = 6  # at or below this many cars, a seat with fillers claims whatever scores most
-TUNNEL_SPARE = 1  # cards a planned tunnel's claim leaves of its colour and locomotives
+TUNNEL_SPARE = HARD.tunnel_spare  # cards a planned tunnel's claim leaves of its colour and locos
 FILLERS = 3  # routes a seat whose tickets are joined collects cards for (the hard bot's count)
 MAX_STEPS = 600  # decisions in one playout (a safety net: a game ends well before)
 
@@ -218,7 +218,7 @@ def choose(state, seat: int, plan: set, rng) -> dict:
 
 def _turn(state, seat: int, plan: set) -> dict:
     board = state.board
-    tickets = plan and type(plan) is not Fillers
+    tickets = bool(plan) and type(plan) is not Fillers
     if state.last_round >= 0:  # this seat's last turn
         action = _claim(state, seat, tuple(plan)) if tickets and len(plan) == 1 else None
         action = action or _claim(state, seat, _by_length(board))
