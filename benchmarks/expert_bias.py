@@ -108,7 +108,7 @@ def deviations(found: list, rows: list, grades: list, budget: str, least: int) -
         longs = {t.id for t in state.board.tickets if t.kind == "long"}
         pooled: dict[str, list] = {}
         for estimates in row["estimates"][budget]:
-            for key, (value, visits) in estimates.items():
+            for key, (value, visits, *_) in estimates.items():
                 total = pooled.setdefault(key, [0.0, 0])
                 total[0] += value * visits
                 total[1] += visits

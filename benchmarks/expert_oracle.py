@@ -41,6 +41,10 @@ Two codes' choices, side by side: run this with ``--json new.json`` in one, then
 ``--grades new.json --json old.json`` in the other (only the candidates it adds are played
 on), and ``--report new.json --before old.json`` prints, per budget, the oracle's reward of
 one's choices minus the other's, paired by position.
+
+Another rule for leaving the hard bot's move, without searching again: ``--report run.json
+--rules 2:0 1:0.01`` makes each kept search's choice again from its estimates (the expert's
+``ranked`` with ``CONFIDENCE`` 2, ``PRIOR_EDGE`` 0, and so on) and grades those choices.
 """
 
 from __future__ import annotations
@@ -185,13 +189,44 @@ def paired_table(lines: list[dict], positions: int) -> str:
     return "\n".join(out)
 
 
-def report(path: Path, before: Path | None) -> str:
-    """The tables of a kept ``--json`` file, and with ``before`` (a file of the same
-    positions and games, from other code) the paired difference of the two runs' choices."""
+def rechosen(rows: list[dict], confidence: float, prior_edge: float) -> list[dict]:
+    """``rows`` with each search's choice made again from its kept estimates by
+    ``expert.ranked`` under another rule for leaving the hard bot's move (``confidence``
+    standard errors above ``prior_edge``): what the same searches would have chosen."""
+    out = []
+    for row in rows:
+        chosen = {}
+        for budget, searches in row["estimates"].items():
+            chosen[budget] = []
+            for estimates in searches:
+                if any(len(e) < 4 for e in estimates.values()):
+                    raise SystemExit("this run kept no edges: run it again to choose anew")
+                found = [
+                    {"key": k, "value": v, "visits": n, "edge": e, "edge_se": se,
+                     "prior": k == row["prior"]}
+                    for k, (v, n, e, se) in estimates.items()
+                ]  # fmt: skip
+                chosen[budget].append(expert.ranked(found, confidence, prior_edge)[0]["key"])
+        out.append({**row, "chosen": chosen})
+    return out
+
+
+def report(path: Path, before: Path | None, rules: list[tuple[float, float]] = ()) -> str:
+    """The tables of a kept ``--json`` file; with ``before`` (a file of the same positions
+    and games, from other code) the paired difference of the two runs' choices; with
+    ``rules`` ((confidence, prior edge) pairs) the table again for the choices each rule
+    makes from the same searches (``rechosen``)."""
     run = json.loads(path.read_text())
     budgets = [float(b) for b in run["rows"][0]["chosen"]]
-    rows = [{**r, "chosen": {float(b): c for b, c in r["chosen"].items()}} for r in run["rows"]]
-    out = [table(summary(rows, run["grades"], budgets))]
+
+    def floats(rows: list[dict]) -> list[dict]:
+        return [{**r, "chosen": {float(b): c for b, c in r["chosen"].items()}} for r in rows]
+
+    out = [table(summary(floats(run["rows"]), run["grades"], budgets))]
+    for confidence, prior_edge in rules:
+        rows = floats(rechosen(run["rows"], confidence, prior_edge))
+        out.append(f"\nchosen again: CONFIDENCE={confidence:g}, PRIOR_EDGE={prior_edge:g}")
+        out.append(table(summary(rows, run["grades"], budgets)[:-1]))
     if before is not None:
         earlier = json.loads(before.read_text())
         if earlier["positions"] != run["positions"] or earlier["games"] != run["games"]:
@@ -256,12 +291,27 @@ def main() -> int:
         "the same positions from other code, graded with --grades of the reported one) and "
         "the reported run's",
     )
+    parser.add_argument(
+        "--rules",
+        nargs="+",
+        default=[],
+        metavar="C:E",
+        help="with --report: also the choices the same searches make when a candidate leaves "
+        "the hard bot's move only with an edge over C standard errors above E (the expert's "
+        "CONFIDENCE and PRIOR_EDGE), e.g. 1:0.01 2:0",
+    )
     args = parser.parse_args()
+    try:
+        rules = [tuple(float(x) for x in rule.split(":")) for rule in args.rules]
+    except ValueError:
+        rules = []
+    if any(len(rule) != 2 for rule in rules) or len(rules) != len(args.rules):
+        parser.error("--rules takes CONFIDENCE:PRIOR_EDGE pairs, e.g. 1:0.01")
     if args.report:
-        print(report(args.report, args.before))
+        print(report(args.report, args.before, rules))
         return 0
-    if args.before:
-        parser.error("--before goes with --report")
+    if args.before or args.rules:
+        parser.error("--before and --rules go with --report")
     for item in args.set:
         name, _, value = item.partition("=")
         if not hasattr(expert, name):

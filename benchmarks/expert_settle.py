@@ -82,8 +82,9 @@ def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=
     each left the hard bot's move (``evaluate``'s first row is not its prior); per position
     also the hard bot's move (``prior``), every candidate searched (``searched``: key ->
     action) and each search's estimates (``estimates``: per budget, per seed, key -> [mean
-    reward, visits]). ``playouts``: a playout count per budget instead of the budgets' CPU
-    time (reproducible: the tests use it)."""
+    reward, visits, edge, its standard error]: ``evaluate``'s rows, from which its choice
+    can be made again under another rule). ``playouts``: a playout count per budget instead
+    of the budgets' CPU time (reproducible: the tests use it)."""
     rows = []
     for view, legal, *_ in found:
         chosen, left, searched, prior, estimates = {}, {}, {}, None, {}
@@ -94,9 +95,10 @@ def settle(found: list[tuple], budgets: list[float], seeds: list[int], playouts=
             firsts, estimates[budget] = [], []
             for seed in seeds:
                 result = expert.evaluate(view, legal, seed=seed, **kwargs)
-                estimates[budget].append(
-                    {key(r["action"]): [r["value"], r["visits"]] for r in result}
-                )
+                estimates[budget].append({
+                    key(r["action"]): [r["value"], r["visits"], r["edge"], r["edge_se"]]
+                    for r in result
+                })  # fmt: skip
                 for r in result:
                     searched[key(r["action"])] = r["action"]
                     if r["prior"]:

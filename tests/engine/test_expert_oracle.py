@@ -116,3 +116,32 @@ def test_a_kept_run_is_reported_again_and_set_against_another_codes_choices(tmp_
     ungraded = _kept(tmp_path / "ungraded.json", old_rows, [{}, {}])
     with pytest.raises(SystemExit, match="no grade for 2 choices"):
         oracle.report(new, ungraded)
+
+
+def test_a_kept_search_chooses_again_under_another_rule_for_leaving_the_hard_bots_move(
+    tmp_path,
+):
+    """``--rules C:E`` makes each kept search's choice again from its estimates (mean
+    reward, visits, edge over the hard bot's move, its standard error) by the expert's own
+    ranking: a survivor leaves the hard bot's move only with an edge over C standard errors
+    above E; a candidate the halving dropped never does."""
+    estimates = {
+        "h": [0.50, 40, 0.0, 0.0],
+        "a": [0.53, 40, 0.03, 0.02],  # 1.5 standard errors over the hard bot's move
+        "b": [0.60, 10, 0.10, 0.01],  # best of all, but dropped by the halving
+    }
+    rows = [{"chosen": {"1.0": ["a"]}, "prior": "h", "estimates": {"1.0": [estimates]}}]
+    assert oracle.rechosen(rows, 1.0, 0.0)[0]["chosen"] == {"1.0": ["a"]}
+    assert oracle.rechosen(rows, 2.0, 0.0)[0]["chosen"] == {"1.0": ["h"]}
+    assert oracle.rechosen(rows, 1.0, 0.02)[0]["chosen"] == {"1.0": ["h"]}
+    assert oracle.rechosen(rows, 0.5, 0.015)[0]["chosen"] == {"1.0": ["a"]}
+    run = _kept(tmp_path / "run.json", rows, [{"h": (0.5, 0.5, []), "a": (0.6, 1.0, [])}],
+                [{"seat": 0, "turn": 3}])  # fmt: skip
+    text = oracle.report(run, None, [(1.0, 0.0), (2.0, 0.0)])
+    first, _, second = text.partition("CONFIDENCE=2, PRIOR_EDGE=0")
+    assert "chosen again: CONFIDENCE=1, PRIOR_EDGE=0" in first
+    assert first.count("| 1 s | +0.1000") == 2  # as kept, and chosen again alike
+    assert "| 1 s | +0.0000" in second and "oracle's best" not in second
+    old = [{**rows[0], "estimates": {"1.0": [{k: v[:2] for k, v in estimates.items()}]}}]
+    with pytest.raises(SystemExit, match="kept no edges"):
+        oracle.rechosen(old, 1.0, 0.0)

@@ -155,18 +155,27 @@ def evaluate(view: dict, legal: list, budget=DEFAULT_BUDGET, seed: int = 0, play
             "edge": mean,  # mean reward over the hard bot's choice in the same worlds
             "edge_se": spread,
         })  # fmt: skip
-    top = max(r["visits"] for r in out)  # the survivors of the halving
+    return ranked(out)
+
+
+def ranked(rows: list, confidence: float | None = None, prior_edge: float | None = None) -> list:
+    """``evaluate``'s rows best first: the survivors of the halving (the most visits), of
+    them those sure to beat the hard bot's choice (its own row is sure: it is the default),
+    by mean reward. A survivor is sure when its edge exceeds ``confidence`` (default
+    ``CONFIDENCE``) standard errors above ``prior_edge`` (default ``PRIOR_EDGE``); one world
+    gives no spread to judge by. Apart, so that a benchmark can make a kept search's choice
+    again under another rule (``benchmarks/expert_oracle.py --rules``)."""
+    confidence = CONFIDENCE if confidence is None else confidence
+    prior_edge = PRIOR_EDGE if prior_edge is None else prior_edge
+    top = max(r["visits"] for r in rows)
 
     def rank(r) -> tuple:
-        # a survivor replaces the hard bot's choice only when it is clearly better (one world
-        # gives no spread to judge by)
         sure = r["prior"] or (
-            r["visits"] > 1 and r["edge"] > CONFIDENCE * r["edge_se"] + PRIOR_EDGE
+            r["visits"] > 1 and r["edge"] > confidence * r["edge_se"] + prior_edge
         )
         return (r["visits"] < top, not sure, -r["value"])
 
-    out.sort(key=rank)
-    return out
+    return sorted(rows, key=rank)
 
 
 def searched(hard: Hard, view: dict, legal: list) -> list:
