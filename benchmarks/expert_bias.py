@@ -14,7 +14,8 @@ whether the long one is among them; in a turn: the action's type):
 - with ``--worlds N``: every candidate of ``expert_settle``'s positions played on ``N`` times
   from the true state, by the rollout policy and by hard bots, on the same deck orders: the
   moving seat's mean reward, route points, ticket points and tickets failed, the best other
-  seat's score, and the game's length in turns (``expert_oracle.play_to_end``);
+  seat's score, the game's length in turns and the seat's longest-path bonus points
+  (``expert_oracle.play_to_end``);
 - with ``--oracle FILE`` (an ``expert_oracle --json`` file of the same positions): each
   candidate's value, as the search estimated it at ``--budget`` and as the oracle graded it,
   less the mean of its position's candidates; their mean per kind, the gap between them (the
@@ -54,15 +55,15 @@ def kind(action: dict, long_tickets: set) -> str:
 
 
 def outcome(final, seat: int) -> tuple[float, ...]:
-    """(reward, route points, ticket points, tickets failed, best other seat's score, turns)
-    of ``seat``."""
+    """(reward, route points, ticket points, tickets failed, best other seat's score, turns,
+    longest-path bonus points) of ``seat``."""
     players = final.final["players"]
     scores = [float(p["score"]) for p in players]
     best_other = max(v for s, v in enumerate(scores) if s != seat)
     mine = players[seat]
     failed = sum(not t["completed"] for t in mine["tickets"])
     return (world.reward(scores, seat)[0], mine["route_points"], mine["ticket_points"],
-            failed, best_other, final.turn)  # fmt: skip
+            failed, best_other, final.turn, mine["longest_path_bonus"])  # fmt: skip
 
 
 def policies(found: list, searched: list[dict], worlds: int) -> dict:
@@ -85,13 +86,14 @@ def policies(found: list, searched: list[dict], worlds: int) -> dict:
 def policy_table(results: dict) -> str:
     lines = [
         "| move | games | reward: rollout / hard | route points | ticket points "
-        "| tickets failed | best other seat | turns |",
-        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+        "| tickets failed | best other seat | turns | longest-path bonus |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for name in sorted({k for k, _ in results}):
         roll, hard = results[(name, "rollout")], results[(name, "hard")]
         cells = []
-        for col, fmt in enumerate(("{:.3f}", "{:.1f}", "{:.1f}", "{:.2f}", "{:.1f}", "{:.1f}")):
+        formats = ("{:.3f}", "{:.1f}", "{:.1f}", "{:.2f}", "{:.1f}", "{:.1f}", "{:.2f}")
+        for col, fmt in enumerate(formats):
             a = statistics.fmean(r[col] for r in roll)
             b = statistics.fmean(r[col] for r in hard)
             cells.append(f"{fmt.format(a)} / {fmt.format(b)}")

@@ -34,8 +34,9 @@ def test_a_move_played_on_by_the_rollout_policy_ends_the_game_and_leaves_the_pos
         assert final.phase == phases.OVER
         # the other seat's set-up choice was made in both, by the hard bot
         assert all(final.tickets[s] for s in range(final.n))
-        reward, routes, tickets, failed, best_other, turns = bias.outcome(final, seat)
+        reward, routes, tickets, failed, best_other, turns, bonus = bias.outcome(final, seat)
         assert 0 <= failed <= len(final.tickets[seat]) and turns == final.turn
+        assert bonus in (0, final.cfg.longest_path_bonus)
         assert failed or tickets > 0  # no ticket failed: their points count, none negative
     assert json.dumps(state.to_dict(), sort_keys=True) == before
     assert bias.outcome(finals[0], seat) != bias.outcome(finals[1], seat)
