@@ -168,6 +168,106 @@ def test_fillers_follow_the_plan_and_are_made_again_when_one_is_taken():
     assert plans[me] == rollout.fillers(state, me) and len(plans[me]) == rollout.FILLERS
 
 
+def _own(state, seat: int, routes) -> None:
+    """Hand ``routes`` to ``seat`` as if it had claimed them (owner, its routes, its cars)."""
+    for r in routes:
+        state.owner[r] = seat
+        state.routes_of[seat].append(r)
+        state.trains[seat] -= state.board.routes[r].length
+
+
+def _chain_with_a_long_end(board):
+    """Two routes x-c, c-y and a route of at least 4 cars at x (not those two): a trail
+    whose end x has a route worth more, with the trail's weight, than the longest routes."""
+    for first in board.routes:
+        for x, c in ((first.a, first.b), (first.b, first.a)):
+            second = next(
+                (r for r in board.routes
+                 if c in (r.a, r.b) and r.index not in (first.index, first.twin)
+                 and x not in (r.a, r.b)), None,
+            )  # fmt: skip
+            end = next(
+                (r for r in board.routes
+                 if x in (r.a, r.b) and r.length >= 4 and r.index != first.index
+                 and r.index != first.twin and second is not None
+                 and r.index not in (second.index, second.twin)), None,
+            )  # fmt: skip
+            if second is not None and end is not None:
+                return first.index, second.index, end.index, x
+    raise AssertionError("no such chain on the board")
+
+
+def test_fillers_extend_the_longest_trail_while_its_bonus_is_within_reach():
+    """With the longest-path bonus within reach, a seat whose tickets are joined collects for
+    the routes at the ends of its longest trail, each worth its points plus the cars it adds
+    times the hard bot's weight, over longer routes elsewhere (before stop 54 the rollouts'
+    seats never played for the bonus: a claim that gave it away was rated above hard's
+    draw). A claim at an end moves that end; with the bonus out of reach the fillers are
+    the longest routes again."""
+    state = _set_up(4)
+    board = state.board
+    me = state.current
+    other = 1 - me
+    state.tickets[me] = []
+    first, second, end, x = _chain_with_a_long_end(board)
+    _own(state, me, [first, second])
+    weight, ends = rollout._trail_weight(state, me)
+    assert weight == pytest.approx(10 / 3) and x in ends and len(ends) == 2  # no rival
+    plan = rollout.plan_for(state, me)
+    assert isinstance(plan, rollout.Fillers) and end in plan
+
+    def score(r):
+        route = board.routes[r]
+        gain = route.length if route.a in ends or route.b in ends else 0
+        return board.scoring[route.length] + weight * gain
+
+    open_ = [r.index for r in board.routes if rollout._open(state, me, r.index)]
+    best = sorted(open_, key=score, reverse=True)
+    assert min(score(r) for r in plan) >= score(best[rollout.FILLERS - 1])
+    longest = rollout.fillers(state, me, (0.0, ()))  # as without the bonus
+    assert end not in longest
+
+    # a claim at the end x moves it to the route's other city
+    route = board.routes[end]
+    far = route.b if route.a == x else route.a
+    plans = [None, None]
+    plans[me], plans[other] = plan, set(rollout.plan_for(state, other))
+    state.hands[me] = [route.length] * (state.wild + 1)
+    claim = next(
+        a for a in E.legal_actions(state, me)
+        if a["type"] == "claim_route" and a["route"] == route.id
+    )  # fmt: skip
+    E.apply_action(state, me, claim)
+    rollout.after(state, plans, me, claim)
+    assert isinstance(plans[me], rollout.Fillers) and end not in plans[me]
+    assert far in plans[me].trail[1] and x not in plans[me].trail[1]
+    assert rollout._trail(board, tuple(state.routes_of[me]))[1] in (
+        plans[me].trail[1],
+        plans[me].trail[1][::-1],
+    )
+
+
+def test_the_longest_trail_counts_only_while_its_bonus_is_within_reach():
+    """The trail's weight is the bonus split over the gap to the best other seat's trail
+    (at least 3 ways: ``Hard.path_weight``), and nothing once the gap reaches the seat's
+    cars, or in a rule set without the bonus (New York)."""
+    state = _set_up(4)
+    board = state.board
+    me = state.current
+    other = 1 - me
+    first, second, end, _x = _chain_with_a_long_end(board)
+    _own(state, other, [first, second, end])
+    length = rollout._trail(board, tuple(state.routes_of[other]))[0]
+    assert length == sum(board.routes[r].length for r in (first, second, end))
+    state.trains[me] = length + 1
+    assert rollout._trail_weight(state, me) == (10 / (length + 1), ())
+    state.trains[me] = length
+    assert rollout._trail_weight(state, me) == (0.0, ())
+    assert rollout.fillers(state, me) == rollout.fillers(state, me, (0.0, ()))
+    york = E.new_game(ruleset="new_york", seats=2, seed=1)
+    assert rollout._trail_weight(york, 0) == (0.0, ())
+
+
 def _plain_route(board, colors, length: int, tunnel: bool = False, other_than=()) -> int:
     """A coloured route of ``length`` (a tunnel or not), no ferry, none of ``other_than``'s
     colours."""

@@ -16,8 +16,13 @@ Terms:
 - *need*: cards of each colour the plan still lacks (its coloured routes' lengths minus the
   hand's cards of that colour; a gray route counts for the colour held most).
 - *fillers*: the plan of a seat whose tickets need no route more (joined, or past joining):
-  the ``FILLERS`` longest routes still open to it within its cars, made again when one is
-  claimed or taken. With no plan at all, a seat claimed whatever the hand paid, most often a
+  the ``FILLERS`` best routes still open to it within its cars, made again when one is
+  claimed or taken: the longest, and while the longest-path bonus is within the seat's reach,
+  by points plus the cars a route adds at an end of the seat's longest trail times the hard
+  bot's weight for them (``Hard.path_weight``). Before stop 54 they were the longest alone:
+  no seat of a playout played for the bonus, and a claim that handed it to the other seat
+  was rated above the hard bot's draw (docs/benchmarks.md). With no plan at all, a seat
+  claimed whatever the hand paid, most often a
   short route: after a set-up keep of two short tickets the policy's seats scored about 12
   route points a game less than hard bots playing on from the same keep, so the search rated
   keeps that are done early far below what they are worth (docs/benchmarks.md, stop 52).
@@ -38,10 +43,11 @@ Terms:
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from .. import phases
 from ..actions import apply_trusted, current_seats, legal_actions
+from ..graph import longest_trail
 from ..rules.cards import draw_actions
 from ..rules.payment import options
 from ..rules.routes import route_rows
@@ -68,37 +74,138 @@ def plan_for(state, seat: int) -> set:
 
 class Fillers(set):
     """A plan of fillers (``fillers``): made again as fillers, without the planner, when
-    another seat takes one of them."""
+    another seat takes one of them or the seat claims one. ``trail``: the (weight, end
+    cities) of the seat's longest trail it was chosen by (``_trail_weight``), kept for those
+    plans made again within a playout: the ends follow the seat's own claims at them, the
+    weight stays (a trail costs tens of microseconds to find, and at 4 players a playout
+    makes a dozen such plans)."""
 
-    __slots__ = ()
+    __slots__ = ("trail",)
+
+    def __init__(self, routes=(), trail: tuple = (0.0, ())) -> None:
+        super().__init__(routes)
+        self.trail = trail
 
 
 def copies(plans: list) -> list:
     """Copies of ``plans`` for one playout (a plan of fillers stays one)."""
-    return [type(plan)(plan) for plan in plans]
+    return [Fillers(p, p.trail) if type(p) is Fillers else set(p) for p in plans]
 
 
-def fillers(state, seat: int) -> Fillers:
-    """The ``FILLERS`` longest routes still open to ``seat`` within its cars (the order of
-    ``_by_length``): what a seat with its tickets joined collects cards for."""
-    owner = state.owner
-    single = state.single
-    routes = state.board.routes
-    order = _by_length(state.board)
-    start = _first_of_length(state.board)
+def fillers(state, seat: int, trail: tuple | None = None) -> Fillers:
+    """The ``FILLERS`` best routes still open to ``seat`` within its cars: what a seat with
+    its tickets joined collects cards for. The longest (``_by_length``'s order), unless the
+    longest-path bonus is within the seat's reach (``_trail_weight``): then by points plus,
+    for a route at an end of the seat's longest trail, the cars it adds to the trail times
+    that weight (the hard bot's filler score, without the cards in hand). Points grow with
+    length, so only the longest and the routes at the trail's ends can be among the best.
+    ``trail``: that weight and those ends as known already (``Fillers.trail``)."""
+    order = _by_length(board := state.board)
+    start = _first_of_length(board)
     cars = state.trains[seat]
-    out = Fillers()
+    out = []
     for i in range(start[min(cars, len(start) - 1)], len(order)):
-        r = order[i]
-        if owner[r] != -1:
-            continue
-        twin = routes[r].twin
-        if twin >= 0 and owner[twin] != -1 and (single or owner[twin] == seat):
-            continue
-        out.add(r)
-        if len(out) == FILLERS:
-            break
+        if _open(state, seat, order[i]):
+            out.append(order[i])
+            if len(out) == FILLERS:
+                break
+    if trail is None:
+        trail = _trail_weight(state, seat)
+    weight, ends = trail
+    if weight:
+        routes = board.routes
+        at = _routes_at(board)
+        place = _place(board)
+        found = set(out)
+        found.update(
+            r for city in ends for r in at[city]
+            if routes[r].length <= cars and _open(state, seat, r)
+        )  # fmt: skip
+
+        def score(r: int) -> tuple:
+            gain = routes[r].length if routes[r].a in ends or routes[r].b in ends else 0
+            return (-(board.scoring[routes[r].length] + weight * gain), place[r])
+
+        out = sorted(found, key=score)[:FILLERS]
+    return Fillers(out, trail)
+
+
+def _open(state, seat: int, r: int) -> bool:
+    """Whether route ``r`` is open to ``seat`` (unclaimed, its twin not closed to it)."""
+    if state.owner[r] != -1:
+        return False
+    twin = state.board.routes[r].twin
+    owner = state.owner
+    return not (twin >= 0 and owner[twin] != -1 and (state.single or owner[twin] == seat))
+
+
+@cache
+def _routes_at(board) -> dict:
+    """City -> the indexes of the routes that end there."""
+    out: dict = {}
+    for r in board.routes:
+        out.setdefault(r.a, []).append(r.index)
+        out.setdefault(r.b, []).append(r.index)
     return out
+
+
+@cache
+def _place(board) -> tuple:
+    """Route index -> its position in ``_by_length`` (a tie-break: the longest first)."""
+    out = [0] * len(board.routes)
+    for i, r in enumerate(_by_length(board)):
+        out[r] = i
+    return tuple(out)
+
+
+def _trail_weight(state, seat: int) -> tuple[float, tuple]:
+    """(points a car added to ``seat``'s longest trail is worth, the trail's end cities): the
+    bonus split over the gap to the best other seat's trail, as the hard bot weighs it
+    (``Hard.path_weight``); 0 when the rule set has no bonus or the gap is more than the
+    seat's cars."""
+    bonus = state.cfg.longest_path_bonus
+    if not bonus:
+        return 0.0, ()
+    board = state.board
+    mine, ends = _trail(board, tuple(state.routes_of[seat]))
+    best = max(
+        (_trail(board, tuple(state.routes_of[s]))[0] for s in range(state.n) if s != seat),
+        default=0,
+    )
+    gap = best - mine
+    if gap >= state.trains[seat]:
+        return 0.0, ()
+    return bonus / max(gap + 1, 3), ends
+
+
+def _extended(trail: tuple, route) -> tuple:
+    """``trail`` (weight, end cities) after its seat claims ``route``: an end the route
+    starts from moves to the route's other city."""
+    weight, ends = trail
+    for i, city in enumerate(ends):
+        if city in (route.a, route.b):
+            other = route.b if city == route.a else route.a
+            return weight, (*ends[:i], other, *ends[i + 1 :])
+    return trail
+
+
+@lru_cache(maxsize=4096)
+def _trail(board, routes: tuple) -> tuple[int, tuple]:
+    """(length, end cities) of a longest trail of ``routes`` (route indexes; a playout's
+    seats keep most of theirs from one world to the next, so the cache serves most calls)."""
+    if not routes:
+        return 0, ()
+    rows = board.routes
+    length, path = longest_trail((r, rows[r].a, rows[r].b, rows[r].length) for r in routes)
+    first = rows[path[0]]
+    if len(path) == 1:
+        return length, (first.a, first.b)
+    second = rows[path[1]]
+    city = first.a if first.a not in (second.a, second.b) else first.b
+    start = city
+    for r in path:
+        city = rows[r].b if rows[r].a == city else rows[r].a
+    return length, (start, city)
 
 
 class _Known:
@@ -152,19 +259,30 @@ def after(state, plans: list, who: int, action: dict) -> None:
         r = mine[-1]
         if kind == "claim_route" and board.route_index[action["route"]] != r:
             return  # a tunnel given up
-        twin = board.routes[r].twin
-        for seat, plan in enumerate(plans):
-            again = fillers if type(plan) is Fillers else plan_for
-            if r in plan:
-                plan.discard(r)
-                if seat != who:  # taken away: plan again around it
-                    plans[seat] = again(state, seat)
-                elif not plan:  # the plan is done: on to the fillers
-                    plans[seat] = fillers(state, seat)
-            elif twin >= 0 and twin in plan and (seat == who or state.single):
-                plans[seat] = again(state, seat)  # the twin is closed to this seat
+        _replan(state, plans, who, r)
     elif kind == "keep_tickets":
         plans[who] = plan_for(state, who)
+
+
+def _replan(state, plans: list, who: int, r: int) -> None:
+    """``after``'s claim of route ``r`` by ``who``: each plan it touches made again."""
+    board = state.board
+    twin = board.routes[r].twin
+    for seat, plan in enumerate(plans):
+        if type(plan) is Fillers:
+            if r in plan or (twin >= 0 and twin in plan and (seat == who or state.single)):
+                trail = plan.trail
+                if seat == who:  # its trail's end moves along a claim there
+                    trail = _extended(trail, board.routes[r])
+                plans[seat] = fillers(state, seat, trail)
+        elif r in plan:
+            plan.discard(r)
+            if seat != who:  # taken away: plan again around it
+                plans[seat] = plan_for(state, seat)
+            elif not plan:  # the plan is done: on to the fillers
+                plans[seat] = fillers(state, seat)
+        elif twin >= 0 and twin in plan and (seat == who or state.single):
+            plans[seat] = plan_for(state, seat)  # the twin is closed to this seat
 
 
 def replies(state, seat: int, plans: list, target: int, rng) -> dict:
