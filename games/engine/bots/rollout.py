@@ -22,10 +22,10 @@ Terms:
   bot's weight for them (``Hard.path_weight``). Before stop 54 they were the longest alone:
   no seat of a playout played for the bonus, and a claim that handed it to the other seat
   was rated above the hard bot's draw (docs/benchmarks.md). With no plan at all, a seat
-  claimed whatever the hand paid, most often a
-  short route: after a set-up keep of two short tickets the policy's seats scored about 12
-  route points a game less than hard bots playing on from the same keep, so the search rated
-  keeps that are done early far below what they are worth (docs/benchmarks.md, stop 52).
+  claimed whatever the hand paid, most often a short route: after a set-up keep of two
+  short tickets the policy's seats scored about 12 route points a game less than hard bots
+  playing on from the same keep, so the search rated keeps that are done early far below
+  what they are worth (docs/benchmarks.md, stop 52).
 - a turn: claim the longest planned route the hand pays (the payment with the fewest
   locomotives), a tunnel only with a card to spare for the extra cards it may ask, as the
   hard bot keeps one (``TUNNEL_SPARE``); with fillers and at most ``END_GAME_CARS`` cars,
@@ -161,8 +161,8 @@ def _place(board) -> tuple:
 def _trail_weight(state, seat: int) -> tuple[float, tuple]:
     """(points a car added to ``seat``'s longest trail is worth, the trail's end cities): the
     bonus split over the gap to the best other seat's trail, as the hard bot weighs it
-    (``Hard.path_weight``); 0 when the rule set has no bonus or the gap is more than the
-    seat's cars."""
+    (``Hard.path_weight``); 0 when the rule set has no bonus or the gap reaches the seat's
+    cars."""
     bonus = state.cfg.longest_path_bonus
     if not bonus:
         return 0.0, ()
