@@ -295,20 +295,15 @@ def main() -> int:
         "--rules",
         nargs="+",
         default=[],
+        type=_rule,
         metavar="C:E",
         help="with --report: also the choices the same searches make when a candidate leaves "
         "the hard bot's move only with an edge over C standard errors above E (the expert's "
         "CONFIDENCE and PRIOR_EDGE), e.g. 1:0.01 2:0",
     )
     args = parser.parse_args()
-    try:
-        rules = [tuple(float(x) for x in rule.split(":")) for rule in args.rules]
-    except ValueError:
-        rules = []
-    if any(len(rule) != 2 for rule in rules) or len(rules) != len(args.rules):
-        parser.error("--rules takes CONFIDENCE:PRIOR_EDGE pairs, e.g. 1:0.01")
     if args.report:
-        print(report(args.report, args.before, rules))
+        print(report(args.report, args.before, args.rules))
         return 0
     if args.before or args.rules:
         parser.error("--before and --rules go with --report")
@@ -347,6 +342,17 @@ def main() -> int:
         out = {"positions": where(found), "games": args.games, "rows": rows, "grades": grades}
         args.json.write_text(json.dumps(out))
     return 0
+
+
+def _rule(text: str) -> tuple[float, float]:
+    """A ``--rules`` item: ``CONFIDENCE:PRIOR_EDGE``."""
+    confidence, sep, edge = text.partition(":")
+    try:
+        if sep:
+            return float(confidence), float(edge)
+    except ValueError:
+        pass
+    raise argparse.ArgumentTypeError("takes CONFIDENCE:PRIOR_EDGE pairs, e.g. 1:0.01")
 
 
 def where(found: list) -> list:

@@ -70,7 +70,8 @@ def usable(seen, r: int) -> bool | None:
         return True
     if owner != -1:
         return True if _lent(seen, route) else None
-    if _closed(route.twin, seen.owner, me, seen.single_double) or route.length > seen.trains[me]:
+    closed = twin_closed(route.twin, seen.owner, me, seen.single_double)
+    if closed or route.length > seen.trains[me]:
         return None
     return False
 
@@ -96,13 +97,14 @@ def route_costs(seen, weights: Weights) -> list:
             out[i] = 0.0
         elif o != -1:
             out[i] = 0.0 if _lent(seen, r) else None
-        elif r.length > cars or _closed(r.twin, owner, me, single):
+        elif r.length > cars or twin_closed(r.twin, owner, me, single):
             out[i] = None
     return out
 
 
-def _closed(twin: int, owner: list, me: int, single: bool) -> bool:
-    """Whether a route whose twin is ``twin`` is closed to seat ``me`` (``usable``)."""
+def twin_closed(twin: int, owner: list, me: int, single: bool) -> bool:
+    """Whether a route whose twin is ``twin`` is closed to seat ``me`` (``usable``; the
+    rollouts' fillers too)."""
     return twin >= 0 and owner[twin] != -1 and (owner[twin] == me or single)
 
 

@@ -132,11 +132,10 @@ def fillers(state, seat: int, trail: tuple | None = None) -> Fillers:
 
 def _open(state, seat: int, r: int) -> bool:
     """Whether route ``r`` is open to ``seat`` (unclaimed, its twin not closed to it)."""
-    if state.owner[r] != -1:
-        return False
-    twin = state.board.routes[r].twin
     owner = state.owner
-    return not (twin >= 0 and owner[twin] != -1 and (state.single or owner[twin] == seat))
+    return owner[r] == -1 and not planner.twin_closed(
+        state.board.routes[r].twin, owner, seat, state.single
+    )
 
 
 @cache
