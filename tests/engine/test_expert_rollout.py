@@ -11,7 +11,7 @@ import pytest
 
 import games.engine as E
 from games.engine.bots import expert, expert_world, planner, rollout
-from games.engine.bots.hard import HARD
+from games.engine.bots.hard import HARD, Hard
 from games.engine.bots.knowledge import read
 from games.engine.rules.cards import draw_actions
 from tests.engine.test_expert_bot import RULESETS, play
@@ -48,6 +48,10 @@ def _shortcuts_agree(state, who: int, plan: set) -> None:
     draws = draw_actions(state, second)
     expected = rollout._draw(state, who, draws, plan) if draws else None
     assert rollout._draw_now(state, who, plan, second) == expected
+    if draws:  # the hard bot's draw for the same routes
+        legal = E.legal_actions(state, who)
+        hard = Hard(E.view_for(state, who), legal, random.Random(0))
+        assert expected == hard.draw(sorted(plan), second)
     if not second:
         order = rollout._by_length(state.board)
         quick = rollout._claim(state, who, order)

@@ -13,8 +13,16 @@ Terms:
   bot's weights, within its cars), made from what that seat knows (its own hand and tickets,
   the public board) when the playout starts, and made again for a seat whose planned route
   another seat claims. Nothing hidden from a seat (other hands, the deck order) is read.
-- *need*: cards of each colour the plan still lacks (its coloured routes' lengths minus the
-  hand's cards of that colour; a gray route counts for the colour held most).
+- *gains*: what one more card of each kind is worth to the plan, as the hard bot reckons it
+  (``planner.gains``: how much it lowers the cards the plan lacks, locomotives filling in
+  and a gray route taking the colour most spare; when the hand pays the whole plan, a card
+  of the colour held most). Before stop 55 (docs/benchmarks.md) the policy counted the
+  cards of each colour the plan lacked, locomotives in hand left out, drew a face-up card
+  only of a colour so lacking and never a face-up locomotive: its seats drew blind about a
+  quarter more often than hard bots and, with three or four tickets kept at set-up (the
+  long one among them), failed a fifth to two fifths of a ticket a game more, so the
+  search rated such keeps 0.09-0.11 of a reward below what hard bots playing on made of
+  them.
 - *fillers*: the plan of a seat whose tickets need no route more (joined, or past joining):
   the ``FILLERS`` best routes still open to it within its cars, made again when one is
   claimed or taken: the longest, and while the longest-path bonus is within the seat's reach,
@@ -31,10 +39,12 @@ Terms:
   hard bot keeps one (``TUNNEL_SPARE``); with fillers and at most ``END_GAME_CARS`` cars,
   the longest route it pays at all; in the seat's last turn, the route that finishes its
   plan if one route is left and the hand pays it, else the longest route it pays; else
-  draw, a face-up card of the colour needed most, else blind. A tunnel's extra cards are
-  paid when they can be. No stations, no new tickets (the hard bot seldom takes them, and
-  a ticket choice would cost a medium-bot decision), warehouses left alone; a ticket choice
-  (after a searched ticket draw) and a depot are the medium bot's.
+  draw as the hard bot draws (``Medium.draw``): the face-up card that gains most if it
+  gains more than a blind card is likely to, a face-up locomotive only against two weak
+  cards, else blind. A tunnel's extra cards are paid when they can be. No stations, no new
+  tickets (the hard bot seldom takes them, and a ticket choice would cost a medium-bot
+  decision), warehouses left alone; a ticket choice (after a searched ticket draw) and a
+  depot are the medium bot's.
 - *the end game*, before stop 53 (docs/benchmarks.md): at 6 cars or fewer, or in the last
   round, every seat claimed the longest route it paid, tickets joined or not, and tried
   tunnels without a spare card: with three or four tickets kept at set-up its seats failed
@@ -433,23 +443,31 @@ def _first_of_length(board) -> tuple:
 _ALL = [tuple(range(k)) for k in range(16)]
 
 
-def _draw(state, seat: int, draws: list, plan: set) -> dict:
-    """A face-up card of the colour the plan needs most, else a blind draw (of ``draws``,
-    ``draw_actions``'s list: with warehouses, the first warehouse named)."""
-    need = _need(state, seat, plan)
-    blind = None
-    best = None  # (need, action)
+def _draw(state, seat: int, draws: list, plan: set) -> dict | None:
+    """The hard bot's draw (``Medium.draw``) among ``draws`` (``draw_actions``'s list; with
+    warehouses, the first warehouse named): the face-up card of the colour that helps the
+    plan most (``_gains``) if it helps more than a blind card is likely to, a face-up
+    locomotive only against two weak cards (``_takes_locomotive``), else blind."""
+    gains = _gains(state, seat, plan)
+    wild = state.wild
+    blind = _blind(state, seat, gains)
+    deck = best = loco = None
     for a in draws:
         if a["source"] == "deck":
-            if blind is None:
-                blind = a
+            deck = deck or a
             continue
         c = state.faceup[a["slot"]]
-        if c < len(need) and need[c] > 0 and (best is None or need[c] > best[0]):
-            best = (need[c], a)
-    if best is not None:
-        return best[1]
-    return blind if blind is not None else draws[0]
+        if c == wild:
+            loco = loco or a
+        elif best is None or gains[c] > gains[state.faceup[best["slot"]]]:
+            best = a
+    best_gain = gains[state.faceup[best["slot"]]] if best else 0.0
+    second = state.phase == phases.DRAW2
+    if loco and not second and _takes_locomotive(gains[wild], best_gain, blind):
+        return loco
+    if best is not None and (best_gain > blind or deck is None):
+        return best
+    return deck or best or loco
 
 
 def _draw_now(state, seat: int, plan: set, second: bool) -> dict | None:
@@ -459,46 +477,145 @@ def _draw_now(state, seat: int, plan: set, second: bool) -> dict | None:
     if state.wh:
         draws = draw_actions(state, second)
         return _draw(state, seat, draws, plan) if draws else None
-    need = _need(state, seat, plan)
+    gains = _gains(state, seat, plan)
     wild = state.wild
     faceup = state.faceup
-    best, most = -1, 0  # the first face-up slot of the colour needed most, if any is needed
-    first = -1  # the first slot that may be drawn at all
+    best = loco = -1  # the first face-up slot of the colour that helps most; of a locomotive
     for slot, c in enumerate(faceup):
-        if c < 0 or (second and c == wild):
+        if c < 0:
             continue
-        if first < 0:
-            first = slot
-        if c < wild and need[c] > most:
-            best, most = slot, need[c]
+        if c == wild:
+            if loco < 0 and not second:
+                loco = slot
+        elif best < 0 or gains[c] > gains[faceup[best]]:
+            best = slot
+    deck = bool(state.deck or state.discard)
+    if best >= 0 or loco >= 0:
+        blind = _blind(state, seat, gains)
+        best_gain = gains[faceup[best]] if best >= 0 else 0.0
+        if loco >= 0 and _takes_locomotive(gains[wild], best_gain, blind):
+            best = loco
+        elif best < 0 or (best_gain <= blind and deck):
+            best = -1 if deck else (best if best >= 0 else loco)
     if best < 0:
-        if state.deck or state.discard:
-            return {"type": "draw_card", "source": "deck"}
-        if first < 0:
-            return None
-        best = first
+        return {"type": "draw_card", "source": "deck"} if deck else None
     return {"type": "draw_card", "source": "faceup", "slot": best,
             "color": state.card_names[faceup[best]]}  # fmt: skip
 
 
-def _need(state, seat: int, plan: set) -> list:
-    """Cards of each colour the plan lacks (see module docstring)."""
+def _takes_locomotive(gain: float, best: float, blind: float) -> bool:
+    """``Medium.take_locomotive``: a face-up locomotive is the whole draw, worth it only
+    against two weak cards."""
+    return gain > 0 and gain >= max(best, blind) + blind + 0.25
+
+
+def _blind(state, seat: int, gains: list) -> float:
+    """What a blind card is likely to be worth (``gains``): the cards the seat cannot see
+    (all but its hand and the face-up row, ``Seen.unseen``) weighted by their gains."""
+    cfg = state.cfg
+    hand = state.hands[seat]
+    wild = state.wild
+    pool = [cfg.cards_per_color] * (wild + 1)
+    pool[wild] = cfg.wild_cards
+    for c in state.faceup:
+        if c >= 0:
+            pool[c] -= 1
+    total = worth = 0
+    for g, k, h in zip(gains, pool, hand, strict=True):
+        if k > h:
+            total += k - h
+            if g:
+                worth += g * (k - h)
+    return worth / (total or 1)
+
+
+def _gains(state, seat: int, plan: set) -> list:
+    """Per card index, what one more such card is worth to the plan: how much it lowers the
+    cards the plan lacks (``planner.gains`` with the hard bot's tunnel spare, worked out in
+    one pass instead of one deficit per card); when the hand pays it all, the hard bot's
+    hoard (``Medium.card_gains``): 0.5 for the colour held most, 0.1 for every other."""
     hand = state.hands[seat]
     wild = state.wild
     need = [0] * wild
-    if not plan:
-        return need
-    routes = state.board.routes
-    colors = planner.color_index(state.board, state.card_names)
-    most = -1  # the colour held most, for a gray route (found once, if one is planned)
+    grays = []
+    locos = 0
+    asks = _asks(state.board, state.cfg.colors)
     for r in plan:
-        c = colors[r]
-        if c < 0:
-            if most < 0:
-                most = max(range(wild), key=hand.__getitem__)
-            c = most
-        need[c] += routes[r].length
-    return [k - hand[c] for c, k in enumerate(need)]
+        color, cards, ferry = asks[r]
+        locos += ferry
+        if color >= 0:
+            need[color] += cards
+        elif cards:
+            grays.append(cards)
+    wilds = hand[wild]
+    missing = locos - wilds if locos > wilds else 0
+    free = wilds - locos if wilds > locos else 0  # locomotives left for the coloured cards
+    gaps = [n - h for n, h in zip(need, hand, strict=False)]  # no gap for the wild card
+    short = sum(g for g in gaps if g > 0)
+    gray = 0
+    if grays:
+        surplus = [-g if g < 0 else 0 for g in gaps]
+        grays.sort(reverse=True)
+        top = sorted(surplus, reverse=True)[: len(grays)]  # all the gray routes draw on
+        gray = _gray_short(grays, top)
+    lacking = short + gray - free  # coloured cards lacking, once locomotives fill in
+    if not missing and lacking <= 0:
+        out = [0.1] * (wild + 1)
+        out[max(range(wild), key=hand.__getitem__)] = 0.5
+        return out
+    if lacking <= 0:  # a coloured card lowers nothing
+        out = [0] * (wild + 1)
+    elif not gray:  # only a colour the hand lacks
+        out = [1 if g > 0 else 0 for g in gaps]
+        out.append(1)
+    elif len(grays) == 1:  # or the colour most spare, for the one gray route
+        floor = top[0]
+        out = [1 if g > 0 or -g == floor else 0 for g in gaps]
+        out.append(1)
+    else:
+        out = [1 if g > 0 else 0 for g in gaps]
+        out.append(1)
+        eased = {}  # a spare colour's surplus -> what one more card of it is worth
+        for c, k in enumerate(surplus):
+            if k >= top[-1] and gaps[c] <= 0:  # below the top, it is not drawn on
+                if k not in eased:
+                    more = list(top)
+                    more[more.index(k)] = k + 1
+                    eased[k] = lacking - max(0, lacking - gray + _gray_short(grays, more))
+                out[c] = eased[k]
+    out[wild] = 1
+    return out
+
+
+@cache
+def _asks(board, colors: tuple) -> tuple:
+    """Per route index, (its colour's card index or -1 for gray, cards it asks besides its
+    ferry locomotives with the hard bot's tunnel spare, ferry locomotives): what
+    ``planner.deficit`` reads of a route."""
+    return tuple(
+        (row[5], row[4] - row[6] + (TUNNEL_SPARE if row[7] else 0), row[6])
+        for row in route_rows(board, colors)
+    )
+
+
+def _gray_short(grays: list, top: list) -> int:
+    """Cards the gray routes (``grays``: their lengths, longest first) lack once each takes
+    the colour with the most cards to spare (``planner.deficit``'s rule), ``top``: the
+    ``len(grays)`` largest surplus counts. Only those can be drawn on (each route takes the
+    largest left: one not drawn on yet, or a rest of one already drawn on), and which colour
+    has which count does not change what is lacking."""
+    if len(grays) == 1:
+        return grays[0] - top[0] if grays[0] > top[0] else 0
+    top = list(top)
+    short = 0
+    for length in grays:
+        k = max(top)
+        if k >= length:
+            top[top.index(k)] = k - length
+        else:
+            top[top.index(k)] = 0
+            short += length - k
+    return short
 
 
 def _tunnel(state, legal: list) -> dict:
