@@ -491,16 +491,31 @@ def _draw_now(state, seat: int, plan: set, second: bool) -> dict | None:
             best = slot
     deck = bool(state.deck or state.discard)
     if best >= 0 or loco >= 0:
-        blind = _blind(state, seat, gains)
-        best_gain = gains[faceup[best]] if best >= 0 else 0.0
-        if loco >= 0 and _takes_locomotive(gains[wild], best_gain, blind):
-            best = loco
-        elif best < 0 or (best_gain <= blind and deck):
-            best = -1 if deck else (best if best >= 0 else loco)
+        best = _slot(state, seat, gains, best, loco, deck)
     if best < 0:
         return {"type": "draw_card", "source": "deck"} if deck else None
     return {"type": "draw_card", "source": "faceup", "slot": best,
             "color": state.card_names[faceup[best]]}  # fmt: skip
+
+
+def _slot(state, seat: int, gains: list, best: int, loco: int, deck: bool) -> int:
+    """``_draw``'s rule between the face-up ``best`` slot, the ``loco`` slot (-1: none) and
+    a blind draw (-1; ``deck``: whether there is one), a blind card's worth (``_blind``)
+    worked out only where it decides."""
+    best_gain = gains[state.faceup[best]] if best >= 0 else 0
+    locomotive = gains[state.wild] if loco >= 0 else 0
+    if locomotive and locomotive >= best_gain + 0.25:  # a locomotive may be the draw
+        blind = _blind(state, seat, gains)
+        if _takes_locomotive(locomotive, best_gain, blind):
+            return loco
+        take = best_gain > blind
+    elif best_gain == 1 and max(gains) == 1:  # better than blind unless every card is one
+        take = _unseen_below(state, seat, gains, 1)
+    else:
+        take = bool(best_gain) and best_gain > _blind(state, seat, gains)
+    if best >= 0 and (take or not deck):
+        return best
+    return -1 if deck else loco
 
 
 def _takes_locomotive(gain: float, best: float, blind: float) -> bool:
@@ -512,21 +527,35 @@ def _takes_locomotive(gain: float, best: float, blind: float) -> bool:
 def _blind(state, seat: int, gains: list) -> float:
     """What a blind card is likely to be worth (``gains``): the cards the seat cannot see
     (all but its hand and the face-up row, ``Seen.unseen``) weighted by their gains."""
+    unseen = _unseen(state, seat)
+    total = sum(k for k in unseen if k > 0)
+    worth = sum(g * k for g, k in zip(gains, unseen, strict=True) if k > 0 and g)
+    return worth / (total or 1)
+
+
+def _unseen_below(state, seat: int, gains: list, level: float) -> bool:
+    """Whether a card the seat cannot see gains less than ``level`` (a blind card is then
+    likely worth less than ``level``)."""
+    unseen = None
+    for c, g in enumerate(gains):
+        if g < level:
+            unseen = unseen or _unseen(state, seat)
+            if unseen[c] > 0:
+                return True
+    return False
+
+
+def _unseen(state, seat: int) -> list:
+    """Per card index, the cards of it the seat cannot see (``Seen.unseen``, unclipped)."""
     cfg = state.cfg
-    hand = state.hands[seat]
     wild = state.wild
-    pool = [cfg.cards_per_color] * (wild + 1)
-    pool[wild] = cfg.wild_cards
+    hand = state.hands[seat]
+    out = [cfg.cards_per_color - k for k in hand]
+    out[wild] = cfg.wild_cards - hand[wild]
     for c in state.faceup:
         if c >= 0:
-            pool[c] -= 1
-    total = worth = 0
-    for g, k, h in zip(gains, pool, hand, strict=True):
-        if k > h:
-            total += k - h
-            if g:
-                worth += g * (k - h)
-    return worth / (total or 1)
+            out[c] -= 1
+    return out
 
 
 def _gains(state, seat: int, plan: set) -> list:
