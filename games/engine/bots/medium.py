@@ -206,15 +206,11 @@ class Medium:
         best = max(colored, key=lambda a: gains[index[a["color"]]], default=None)
         best_gain = gains[index[best["color"]]] if best else 0.0
         loco = next((a for a in faceups if index[a["color"]] == seen.wild), None)
-        if loco and not second and self.take_locomotive(gains[seen.wild], best_gain, blind):
+        if loco and not second and takes_locomotive(gains[seen.wild], best_gain, blind):
             return loco
         if best is not None and (best_gain > blind or deck is None):
             return best
         return deck or best or loco or self.fallback()
-
-    def take_locomotive(self, loco_gain: float, best_gain: float, blind: float) -> bool:
-        # one face-up locomotive is the whole draw: worth it only against two weak cards
-        return loco_gain > 0 and loco_gain >= max(best_gain, blind) + blind + 0.25
 
     def card_gains(self, routes) -> list:
         """How useful one more card of each index is (deficit gains; else hoard a colour)."""
@@ -311,6 +307,12 @@ class Medium:
             if kind in self.by:
                 return self.by[kind][0]
         return self.legal[0]
+
+
+def takes_locomotive(loco_gain: float, best_gain: float, blind: float) -> bool:
+    """Whether to draw a face-up locomotive (gains as ``Medium.card_gains``): it is the whole
+    draw, worth it only against two weak cards (the rollouts' draw too)."""
+    return loco_gain > 0 and loco_gain >= max(best_gain, blind) + blind + 0.25
 
 
 def choose(view: dict, legal: list, rng) -> dict:

@@ -64,7 +64,7 @@ from ..rules.routes import route_rows
 from ..views import view_for
 from . import planner
 from .hard import HARD
-from .medium import Medium
+from .medium import Medium, takes_locomotive
 
 END_GAME_CARS = 6  # at or below this many cars, a seat with fillers claims whatever scores most
 TUNNEL_SPARE = HARD.tunnel_spare  # cards a planned tunnel's claim leaves of its colour and locos
@@ -447,7 +447,7 @@ def _draw(state, seat: int, draws: list, plan: set) -> dict | None:
     """The hard bot's draw (``Medium.draw``) among ``draws`` (``draw_actions``'s list; with
     warehouses, the first warehouse named): the face-up card of the colour that helps the
     plan most (``_gains``) if it helps more than a blind card is likely to, a face-up
-    locomotive only against two weak cards (``_takes_locomotive``), else blind."""
+    locomotive only against two weak cards (``medium.takes_locomotive``), else blind."""
     gains = _gains(state, seat, plan)
     wild = state.wild
     blind = _blind(state, seat, gains)
@@ -463,7 +463,7 @@ def _draw(state, seat: int, draws: list, plan: set) -> dict | None:
             best = a
     best_gain = gains[state.faceup[best["slot"]]] if best else 0.0
     second = state.phase == phases.DRAW2
-    if loco and not second and _takes_locomotive(gains[wild], best_gain, blind):
+    if loco and not second and takes_locomotive(gains[wild], best_gain, blind):
         return loco
     if best is not None and (best_gain > blind or deck is None):
         return best
@@ -506,7 +506,7 @@ def _slot(state, seat: int, gains: list, best: int, loco: int, deck: bool) -> in
     locomotive = gains[state.wild] if loco >= 0 else 0
     if locomotive and locomotive >= best_gain + 0.25:  # a locomotive may be the draw
         blind = _blind(state, seat, gains)
-        if _takes_locomotive(locomotive, best_gain, blind):
+        if takes_locomotive(locomotive, best_gain, blind):
             return loco
         take = best_gain > blind
     elif best_gain == 1 and max(gains) == 1:  # better than blind unless every card is one
@@ -516,12 +516,6 @@ def _slot(state, seat: int, gains: list, best: int, loco: int, deck: bool) -> in
     if best >= 0 and (take or not deck):
         return best
     return -1 if deck else loco
-
-
-def _takes_locomotive(gain: float, best: float, blind: float) -> bool:
-    """``Medium.take_locomotive``: a face-up locomotive is the whole draw, worth it only
-    against two weak cards."""
-    return gain > 0 and gain >= max(best, blind) + blind + 0.25
 
 
 def _blind(state, seat: int, gains: list) -> float:
