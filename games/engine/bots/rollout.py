@@ -21,7 +21,7 @@ Terms:
   only of a colour so lacking and never a face-up locomotive: its seats drew blind about a
   quarter more often than hard bots and, with three or four tickets kept at set-up (the
   long one among them), failed a fifth to two fifths of a ticket a game more, so the
-  search rated such keeps 0.09-0.11 of a reward below what hard bots playing on made of
+  search rated such keeps 0.06-0.11 of a reward below what hard bots playing on made of
   them.
 - *fillers*: the plan of a seat whose tickets need no route more (joined, or past joining):
   the ``FILLERS`` best routes still open to it within its cars, made again when one is
