@@ -448,26 +448,15 @@ def _draw(state, seat: int, draws: list, plan: set) -> dict | None:
     warehouses, the first warehouse named): the face-up card of the colour that helps the
     plan most (``_gains``) if it helps more than a blind card is likely to, a face-up
     locomotive only against two weak cards (``medium.takes_locomotive``), else blind."""
-    gains = _gains(state, seat, plan)
-    wild = state.wild
-    blind = _blind(state, seat, gains)
-    deck = best = loco = None
+    deck = None
+    named: dict[int, dict] = {}  # face-up slot -> its first draw
     for a in draws:
         if a["source"] == "deck":
             deck = deck or a
-            continue
-        c = state.faceup[a["slot"]]
-        if c == wild:
-            loco = loco or a
-        elif best is None or gains[c] > gains[state.faceup[best["slot"]]]:
-            best = a
-    best_gain = gains[state.faceup[best["slot"]]] if best else 0.0
-    second = state.phase == phases.DRAW2
-    if loco and not second and takes_locomotive(gains[wild], best_gain, blind):
-        return loco
-    if best is not None and (best_gain > blind or deck is None):
-        return best
-    return deck or best or loco
+        else:
+            named.setdefault(a["slot"], a)
+    slot = _pick(state, seat, plan, named, deck is not None, state.phase == phases.DRAW2)
+    return deck if slot < 0 else named[slot]
 
 
 def _draw_now(state, seat: int, plan: set, second: bool) -> dict | None:
@@ -477,11 +466,25 @@ def _draw_now(state, seat: int, plan: set, second: bool) -> dict | None:
     if state.wh:
         draws = draw_actions(state, second)
         return _draw(state, seat, draws, plan) if draws else None
-    gains = _gains(state, seat, plan)
-    wild = state.wild
     faceup = state.faceup
-    best = loco = -1  # the first face-up slot of the colour that helps most; of a locomotive
-    for slot, c in enumerate(faceup):
+    deck = bool(state.deck or state.discard)
+    slot = _pick(state, seat, plan, range(len(faceup)), deck, second)
+    if slot < 0:
+        return {"type": "draw_card", "source": "deck"} if deck else None
+    return {"type": "draw_card", "source": "faceup", "slot": slot,
+            "color": state.card_names[faceup[slot]]}  # fmt: skip
+
+
+def _pick(state, seat: int, plan: set, slots, deck: bool, second: bool) -> int:
+    """The face-up slot of ``slots`` (in order; an empty one or, for a ``second`` card, a
+    locomotive passed over) to draw, or -1 for a blind draw (``deck``: whether there is one;
+    with neither, -1)."""
+    faceup = state.faceup
+    wild = state.wild
+    gains = _gains(state, seat, plan)
+    best = loco = -1  # the first slot of the colour that helps most; of a locomotive
+    for slot in slots:
+        c = faceup[slot]
         if c < 0:
             continue
         if c == wild:
@@ -489,13 +492,9 @@ def _draw_now(state, seat: int, plan: set, second: bool) -> dict | None:
                 loco = slot
         elif best < 0 or gains[c] > gains[faceup[best]]:
             best = slot
-    deck = bool(state.deck or state.discard)
-    if best >= 0 or loco >= 0:
-        best = _slot(state, seat, gains, best, loco, deck)
-    if best < 0:
-        return {"type": "draw_card", "source": "deck"} if deck else None
-    return {"type": "draw_card", "source": "faceup", "slot": best,
-            "color": state.card_names[faceup[best]]}  # fmt: skip
+    if best < 0 and loco < 0:
+        return -1
+    return _slot(state, seat, gains, best, loco, deck)
 
 
 def _slot(state, seat: int, gains: list, best: int, loco: int, deck: bool) -> int:
