@@ -15,6 +15,7 @@ from games.engine.bots.arena import (
     head_to_head,
     lineup_for,
     mean_interval,
+    paired,
     play_game,
     play_rotated,
     score_margins,
@@ -199,6 +200,34 @@ def test_score_margins_pair_the_two_levels_scores_game_by_game():
     assert score_margins(records, "a", "b") == [10, -25]
     assert score_margins(records, "b", "a") == [-10, 25]
     assert score_margins(records, "a", "c") == []
+
+
+def test_two_runs_are_paired_game_by_game_for_the_line_ups_first_level():
+    def game(number, *seats):  # seats in seat order: (level, score, rank)
+        return {"game": number, "seats": [
+            {"level": lv, "score": score, "rank": rank} for lv, score, rank in seats
+        ]}  # fmt: skip
+
+    # The line-up (expert, hard, hard) seats the expert at game % 3: seat 0, 1, 2, then 0.
+    now = [
+        game(0, ("expert", 100, 1), ("hard", 80, 2), ("hard", 60, 3)),  # +30, won
+        game(1, ("hard", 90, 1), ("expert", 70, 2), ("hard", 70, 2)),  # -10
+        game(2, ("hard", 50, 2), ("hard", 50, 2), ("expert", 90, 1)),  # +40, won
+        game(5, ("expert", 10, 3), ("hard", 20, 1), ("hard", 20, 1)),  # not in the other run
+    ]
+    before = [
+        game(0, ("expert", 70, 2), ("hard", 80, 1), ("hard", 60, 3)),  # 0
+        game(1, ("hard", 60, 2), ("expert", 80, 1), ("hard", 40, 3)),  # +30, won
+        game(2, ("hard", 50, 2), ("hard", 30, 3), ("expert", 80, 1)),  # +40, won
+        game(3, ("hard", 50, 1), ("expert", 40, 2), ("hard", 30, 3)),  # not in this run
+    ]
+    p = paired(now, before)
+    assert p["games"] == 3
+    assert p["wins"] == (2, 2) and (p["only_now"], p["only_before"]) == (1, 1)
+    assert p["margins"] == (pytest.approx(60 / 3), pytest.approx(70 / 3))
+    assert p["difference"] == mean_interval([30, -40, 0])
+    empty = paired(now[3:], before[3:])
+    assert empty["games"] == 0 and empty["wins"] == (0, 0)
 
 
 def test_mean_interval_is_students_t():

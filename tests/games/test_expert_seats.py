@@ -110,6 +110,69 @@ def test_bot_arena_keeps_each_game_as_it_ends_and_reports_from_the_file(tmp_path
                      records=nowhere, stdout=StringIO())  # fmt: skip
 
 
+def test_bot_arena_splits_a_run_and_pairs_two_runs_game_by_game(tmp_path):
+    """``--first`` plays a later part of a run (the same deals), ``--report`` takes a run's
+    parts together, and ``--against`` compares two runs game by game."""
+    from io import StringIO
+
+    from django.core.management import CommandError, call_command
+
+    def play(name, **options):
+        path = tmp_path / f"{name}.jsonl"
+        options = {"players": "hard,medium", "workers": 1, "seed": 7, **options}
+        call_command("bot_arena", records=str(path), stdout=StringIO(), stderr=StringIO(),
+                     **options)  # fmt: skip
+        return str(path)
+
+    def games(path):  # each game's record, its times aside
+        out = []
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        for line in lines:
+            record = json.loads(line)
+            del record["elapsed"]
+            for seat in record["seats"]:
+                del seat["times"]
+            out.append(record)
+        return out
+
+    def report(*paths, **options):
+        out = StringIO()
+        call_command("bot_arena", report=list(paths), stdout=out, **options)
+        return out.getvalue()
+
+    whole, head = play("whole", games=4), play("head", games=2)
+    tail = play("tail", games=2, first=2)
+    assert [g["game"] for g in games(tail)] == [2, 3]
+    assert games(head) + games(tail) == games(whole)  # the same deals, the same games
+    parts, run = report(head, tail), report(whole)
+    assert "4 games of hard,medium (classic, seed 7" in parts
+
+    def head_to_head(text):
+        return [ln for ln in text.splitlines() if ln.startswith("head to head")]
+
+    assert head_to_head(parts) == head_to_head(run) != []
+    (line,) = report(head, tail, against=[whole]).splitlines()[-1:]
+    assert "on the 4 deals both played: hard won" in line
+    assert "0 only in this, 0 only in that" in line and "a difference of +0.0 a game" in line
+    # What cannot be paired or reported together is refused, with the reason.
+    other = play("other", games=2, seed=8)
+    refusals = [
+        ({"against": [other]}, "other deals"),
+        ({"against": [play("later", games=2, first=10)]}, "no game number in common"),
+    ]
+    for options, reason in refusals:
+        with pytest.raises(CommandError, match=reason):
+            report(whole, **options)
+    for paths, reason in (((head, head), "more than once"), ((head, other), "mix seeds")):
+        with pytest.raises(CommandError, match=reason):
+            report(*paths)
+    with pytest.raises(CommandError, match="--against goes with --report"):
+        call_command("bot_arena", games=1, against=[whole], stdout=StringIO())
+    with pytest.raises(CommandError, match="--first"):
+        call_command("bot_arena", games=1, first=-1, stdout=StringIO())
+
+
 def test_the_expert_on_the_site_reads_the_whole_log_redacted_for_its_seat(cast, monkeypatch):
     """The site hands the expert the whole log (``moves._bot_view``), redacted for its seat,
     so that it knows the cards the others took face up; the other levels get none (it would

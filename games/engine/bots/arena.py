@@ -155,6 +155,40 @@ def _one_seat_each(records: list, first: str, second: str):
             yield a[0], b[0]
 
 
+def first_level_results(records: list) -> dict[int, tuple[bool, float]]:
+    """Per game number: whether the line-up's first level won it, and that seat's score
+    minus the mean of the other seats' scores. The first level sits at seat ``game % seats``
+    (``lineup_for``), so it is that seat even when another seat has the same level."""
+    out = {}
+    for rec in records:
+        seats = rec["seats"]
+        mine = seats[rec["game"] % len(seats)]
+        others = [s["score"] for s in seats if s is not mine]
+        out[rec["game"]] = (mine["rank"] == 1, mine["score"] - statistics.fmean(others))
+    return out
+
+
+def paired(records: list, before: list) -> dict:
+    """Two runs on the same deals (the same seed, variant and seat count), compared game by
+    game for the line-up's first level (``first_level_results``), over the games both hold:
+    ``games``; its ``wins`` in each run (``now``, ``before``) and the games it won in one
+    only (``only_now``, ``only_before``); its mean margin over the other seats in each run,
+    and the mean difference of the two margins, game by game, with its 95% interval
+    (``difference``: mean, low, high)."""
+    now, then = first_level_results(records), first_level_results(before)
+    common = sorted(now.keys() & then.keys())
+    return {
+        "games": len(common),
+        "wins": (sum(now[g][0] for g in common), sum(then[g][0] for g in common)),
+        "only_now": sum(now[g][0] and not then[g][0] for g in common),
+        "only_before": sum(then[g][0] and not now[g][0] for g in common),
+        "margins": tuple(
+            statistics.fmean(run[g][1] for g in common) if common else 0.0 for run in (now, then)
+        ),
+        "difference": mean_interval([now[g][1] - then[g][1] for g in common]),
+    }
+
+
 def mean_interval(values: list) -> tuple[float, float, float]:
     """The mean of ``values`` and its 95% interval by Student's t. The t quantile comes from
     the normal one by its Cornish-Fisher expansion: 0.3% below the table at 5 values, within

@@ -25,6 +25,7 @@ from games.engine.bots.arena import (
     format_table,
     head_to_head,
     mean_interval,
+    paired,
     play_rotated,
     score_margins,
     split_level,
@@ -45,6 +46,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--variant", default="classic")
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--first",
+            type=int,
+            default=0,
+            metavar="N",
+            help="the first game's number (0): games N to N+games-1 are the same deals as in a "
+            "run from 0, so a long run can be split between processes or machines and its "
+            "--records files reported together",
+        )
         parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
         parser.add_argument("--chart", default=None, help="write a PNG bar chart here")
         parser.add_argument(
@@ -57,8 +67,19 @@ class Command(BaseCommand):
         parser.add_argument(
             "--report",
             default=None,
+            nargs="+",
             metavar="FILE",
-            help="play nothing: print the report of the games in FILE (written by --records)",
+            help="play nothing: print the report of the games in the FILEs (written by "
+            "--records; one run, or the parts of one run played with --first)",
+        )
+        parser.add_argument(
+            "--against",
+            default=None,
+            nargs="+",
+            metavar="FILE",
+            help="with --report: compare with the run in these FILEs game by game, on the "
+            "deals both played (the same seed, variant and seat count): the line-up's first "
+            "level's wins in each and its margin over the other seats, paired",
         )
         parser.add_argument(
             "--expert-budget",
@@ -68,15 +89,18 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **opts):
+        if opts["against"] and not opts["report"]:
+            raise CommandError("--against goes with --report")
         if opts["report"]:
-            levels, records, elapsed = _read_records(opts["report"])
+            levels, records, elapsed = _read_records(opts["report"], "--report")
             first = records[0]
             opts.update(seed=first["base_seed"], variant=first["variant"])
             opts["expert_budget"] = first["expert_budget"]
         else:
             levels = [p.strip() for p in opts["players"].split(",") if p.strip()]
             self._check(levels, opts)
-            jobs = [(levels, g, opts["seed"], opts["variant"]) for g in range(opts["games"])]
+            games = range(opts["first"], opts["first"] + opts["games"])
+            jobs = [(levels, g, opts["seed"], opts["variant"]) for g in games]
             start = time.perf_counter()
             workers = max(1, opts["workers"])
             records = self._play(jobs, workers, opts["expert_budget"], opts["records"])
@@ -84,6 +108,8 @@ class Command(BaseCommand):
         summary = summarize(records)
         summary = {lv: summary[lv] for lv in dict.fromkeys(levels)}
         self._report(levels, opts, records, summary, elapsed)
+        if opts["against"]:
+            self.stdout.write(_paired_line(records, opts["against"]))
         if opts["chart"]:
             self.stdout.write(write_chart(opts["chart"], summary, title=",".join(levels)))
 
@@ -99,6 +125,8 @@ class Command(BaseCommand):
             raise CommandError(f"unknown variant; choose from {VARIANTS['europe']}")
         if opts["games"] < 1:
             raise CommandError("--games must be at least 1")
+        if opts["first"] < 0:
+            raise CommandError("--first must be 0 or more")
         if not 0 < opts["expert_budget"] <= 10:
             raise CommandError("--expert-budget must be more than 0 and at most 10 seconds")
 
@@ -175,22 +203,61 @@ def _head_to_head_lines(levels: list, records: list) -> list[str]:
     return lines
 
 
-def _read_records(path: str) -> tuple[list, list, float]:
-    """The line-up, the records and the elapsed seconds of a ``--records`` file."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            records = [json.loads(line) for line in f if line.strip()]
-    except (OSError, ValueError) as exc:
-        raise CommandError(f"--report: cannot read {path}: {exc}") from None
-    keys = ("lineup", "game", "base_seed", "variant", "expert_budget", "seats")
-    if not records or any(
-        not isinstance(r, dict) or not all(k in r for k in keys) for r in records
+def _paired_line(records: list, paths) -> str:
+    """``--against``: this run and the one in ``paths``, game by game (``arena.paired``)."""
+    _levels, before, _elapsed = _read_records(paths, "--against")
+    shape = ("base_seed", "variant")
+    if any(records[0][k] != before[0][k] for k in shape) or len(records[0]["seats"]) != len(
+        before[0]["seats"]
     ):
-        raise CommandError(f"--report: {path} holds no game records written by --records")
-    lineups = {tuple(r["lineup"]) for r in records}
-    if len(lineups) != 1:
-        raise CommandError(f"--report: {path} mixes line-ups: {sorted(lineups)}")
+        raise CommandError("--against: that run played other deals (seed, variant or seats)")
+    p = paired(records, before)
+    if not p["games"]:
+        raise CommandError("--against: the two runs have no game number in common")
+    level = records[0]["lineup"][0]
+    (now, then), (margin, margin_before) = p["wins"], p["margins"]
+    mean, low, high = p["difference"]
+    return (
+        f"against {' '.join(_as_list(paths))}, on the {p['games']} deals both played:"
+        f" {level} won {now} in this run and {then} in that one ({p['only_now']} only in this,"
+        f" {p['only_before']} only in that); its score minus the others' mean {margin:+.1f}"
+        f" against {margin_before:+.1f}, a difference of {mean:+.1f} a game"
+        f" (95% CI [{low:+.1f}, {high:+.1f}])"
+    )
+
+
+def _as_list(paths) -> list[str]:
+    return [paths] if isinstance(paths, str) else list(paths)  # call_command passes a str
+
+
+def _read_records(paths, option: str) -> tuple[list, list, float]:
+    """The line-up, the records and the elapsed seconds of one run's ``--records`` files
+    (the parts of a run split with ``--first``: the same line-up, deals and budget, each game
+    once)."""
+    records = []
+    for path in _as_list(paths):
+        try:
+            with open(path, encoding="utf-8") as f:
+                found = [json.loads(line) for line in f if line.strip()]
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"{option}: cannot read {path}: {exc}") from None
+        keys = ("lineup", "game", "base_seed", "variant", "expert_budget", "seats")
+        if not found or any(
+            not isinstance(r, dict) or not all(k in r for k in keys) for r in found
+        ):
+            raise CommandError(f"{option}: {path} holds no game records written by --records")
+        records += found
+    for key, what in (("lineup", "line-ups"), ("base_seed", "seeds"), ("variant", "variants")):
+        values = {json.dumps(r[key]) for r in records}
+        if len(values) != 1:
+            raise CommandError(f"{option}: the records mix {what}: {', '.join(sorted(values))}")
+    if len({r["expert_budget"] for r in records}) != 1:
+        raise CommandError(f"{option}: the records mix expert budgets")
     records.sort(key=lambda r: r["game"])
+    numbers = [r["game"] for r in records]
+    twice = sorted({g for g, after in zip(numbers, numbers[1:], strict=False) if g == after})
+    if twice:
+        raise CommandError(f"{option}: game(s) {twice} recorded more than once")
     return list(records[0]["lineup"]), records, max(r.get("elapsed", 0.0) for r in records)
 
 
